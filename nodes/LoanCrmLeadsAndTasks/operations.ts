@@ -1,0 +1,31 @@
+import type { OperationSpec } from '../shared/catalogue';
+
+export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
+	lead: 'A new enquiry; its ID is the ID of the deal it became',
+	task: "A to-do for an adviser, with due date, priority and progress",
+};
+
+export const OPERATIONS: readonly OperationSpec[] = [
+	{
+		resource: 'lead',
+		operation: 'get',
+		name: 'Get',
+		action: 'Get a lead',
+		description: 'Get the status of a lead by its ID (the same as its deal ID)',
+		shape: 'get',
+		path: '/leads/{leadId}',
+		type: 'leads',
+		ids: { leadId: 'ID of the lead (the same as its deal ID)' },
+	},
+	{
+		resource: 'task',
+		operation: 'update',
+		name: 'Update',
+		action: 'Update a task',
+		description: 'Change the title, details, progress, priority, due date, assignee or linked deal of a task; only the fields given are changed',
+		shape: 'update',
+		path: '/tasks/{taskId}',
+		type: 'tasks',
+		ids: { taskId: 'ID of the task to update' },
+	},
+];

@@ -1,0 +1,34 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationSpec } from '../catalogue';
+import { pathParameters } from '../catalogue';
+import type { Document } from '../jsonapi';
+import { flatten, rawResources } from '../jsonapi';
+import { parseId } from '../values';
+
+export type ActionContext = IExecuteFunctions;
+
+/** What each shape's `execute` returns: the output items' JSON for one input item. */
+export type ActionResult = IDataObject[];
+
+export interface ResolvedPath {
+	path: string;
+	/** The path ids by parameter name, already checked. */
+	ids: Record<string, string>;
+}
+
+/** The request path with each `{id}` replaced by its checked parameter value. */
+export function resolvePath(context: ActionContext, spec: OperationSpec, itemIndex: number): ResolvedPath {
+	const ids: Record<string, string> = {};
+	for (const name of pathParameters(spec)) {
+		ids[name] = parseId(context.getNode(), name, context.getNodeParameter(name, itemIndex, ''), itemIndex);
+	}
+	const path = spec.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => ids[name]);
+	return { path, ids };
+}
+
+/** Output items of a read: flattened when Simplify is on, as sent otherwise. */
+export function readOutput(context: ActionContext, document: Document, itemIndex: number): IDataObject[] {
+	const simplify = context.getNodeParameter('simplify', itemIndex, true) as boolean;
+	return simplify ? flatten(document) : rawResources(document);
+}

@@ -1,0 +1,98 @@
+/**
+ * The shape of an operation catalogue entry. Each node lists its operations as data of this shape;
+ * the parameters, the request and the output all follow from the entry and the resource tables.
+ */
+import type { IDisplayOptions } from 'n8n-workflow';
+
+import type { RelationshipSpec, ResourceTypeName } from './schema';
+import { RESOURCE_TYPES } from './schema';
+
+/** The handful of request shapes the service's endpoints come in. */
+export type Shape = 'getMany' | 'getRelatedMany' | 'get' | 'create' | 'update' | 'delete';
+
+export interface OperationSpec {
+	resource: string;
+	operation: string;
+	/** Operation name in the dropdown, e.g. "Get Many". */
+	name: string;
+	/** The action line shown in the node panel and to AI agents, e.g. "Get many deals". */
+	action: string;
+	/** What the operation does, written for a person choosing it and for an AI agent's tool list. */
+	description: string;
+	shape: Shape;
+	/** Path below /jsonapi; `{name}` is a path id parameter of that name. */
+	path: string;
+	/** Resource type of the result (reads) or of the request document (writes). */
+	type: ResourceTypeName;
+	/** What each path id identifies, for its parameter description. */
+	ids?: Record<string, string>;
+	/** Writes: attributes or relationships asked for by their own required parameters. */
+	required?: readonly string[];
+	/** Writes: what the Update Fields / Additional Fields collection offers; default every writable one not required. */
+	optional?: readonly string[];
+	/** Create: refuse to send a document without any field. */
+	needsAField?: boolean;
+}
+
+export const HTTP_METHOD = {
+	getMany: 'GET',
+	getRelatedMany: 'GET',
+	get: 'GET',
+	create: 'POST',
+	update: 'PATCH',
+	delete: 'DELETE',
+} as const satisfies Record<Shape, string>;
+
+export function showFor(spec: OperationSpec, extra: IDisplayOptions['show'] = {}): IDisplayOptions {
+	return { show: { resource: [spec.resource], operation: [spec.operation], ...extra } };
+}
+
+const ACRONYMS: Record<string, string> = { Id: 'ID', Ids: 'IDs', Lmi: 'LMI', Url: 'URL' };
+
+/** `loanStructureType` → "Loan Structure Type", `assigneeId` → "Assignee ID". */
+export function displayNameOf(name: string): string {
+	return name
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.split(/[\s-]+/)
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.map((word) => ACRONYMS[word] ?? word)
+		.join(' ');
+}
+
+/** The path id parameters of an operation, in path order. */
+export function pathParameters(spec: OperationSpec): string[] {
+	return [...spec.path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1]);
+}
+
+/** A relationship is set through `<name>Id` (to-one) or `<name>Ids` (to-many, comma-separated). */
+export function relationshipParameter(name: string, relationship: RelationshipSpec): string {
+	return `${name}${relationship.toMany ? 'Ids' : 'Id'}`;
+}
+
+export type WriteField =
+	| { kind: 'attribute'; name: string; parameter: string }
+	| { kind: 'relationship'; name: string; parameter: string; relationship: RelationshipSpec };
+
+/** Everything a write operation can set, resolved against the resource table. */
+export function writeFields(spec: OperationSpec): { required: WriteField[]; optional: WriteField[] } {
+	const type = RESOURCE_TYPES[spec.type];
+	const attributes = type.attributes as Record<string, { writable?: boolean }>;
+	const relationships = type.relationships as Record<string, RelationshipSpec>;
+	const resolve = (name: string): WriteField => {
+		if (attributes[name]?.writable) return { kind: 'attribute', name, parameter: name };
+		const relationship = relationships[name];
+		if (relationship?.writable) {
+			return { kind: 'relationship', name, parameter: relationshipParameter(name, relationship), relationship };
+		}
+		throw new Error(`${spec.resource}.${spec.operation}: "${name}" is not a writable field of ${spec.type}`);
+	};
+	const required = (spec.required ?? []).map(resolve);
+	const taken = new Set(spec.required ?? []);
+	const optionalNames =
+		spec.optional ??
+		[
+			...Object.keys(attributes).filter((name) => attributes[name].writable),
+			...Object.keys(relationships).filter((name) => relationships[name].writable),
+		].filter((name) => !taken.has(name));
+	return { required, optional: optionalNames.map(resolve) };
+}

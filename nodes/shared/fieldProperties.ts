@@ -1,0 +1,61 @@
+/**
+ * n8n parameters derived from the resource tables: one per attribute or relationship, with the
+ * n8n type that matches the attribute's type.
+ */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { WriteField } from './catalogue';
+import { displayNameOf } from './catalogue';
+import type { AttributeSpec, ResourceTypeSpec } from './schema';
+
+function sentence(text: string): string {
+	const trimmed = text.trim();
+	return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+export function byDisplayName<T extends { displayName: string }>(list: T[]): T[] {
+	return [...list].sort((a, b) => a.displayName.localeCompare(b.displayName));
+}
+
+export function optionList(values: readonly string[]): INodePropertyOptions[] {
+	return [...values]
+		.sort((a, b) => a.localeCompare(b))
+		.map((value) => ({ name: displayNameOf(value), value }));
+}
+
+export function attributeProperty(name: string, spec: AttributeSpec): INodeProperties {
+	const base = { displayName: displayNameOf(name), name, description: sentence(spec.description) };
+	switch (spec.kind) {
+		case 'number':
+			return { ...base, type: 'number', default: 0, typeOptions: { numberPrecision: 4 } };
+		case 'integer':
+			return { ...base, type: 'number', default: 0, typeOptions: { numberPrecision: 0 } };
+		case 'boolean':
+			return { ...base, description: `Whether ${sentence(spec.description).replace(/^Whether /, '').replace(/^./, (c) => c.toLowerCase())}`, type: 'boolean', default: false };
+		case 'date':
+			return { ...base, description: sentence(`${spec.description} (sent as YYYY-MM-DD)`), type: 'dateTime', default: '' };
+		case 'dateTime':
+			return { ...base, description: sentence(`${spec.description} (sent as ISO 8601 in UTC)`), type: 'dateTime', default: '' };
+		case 'enum':
+			return { ...base, type: 'options', options: optionList(spec.values ?? []), default: (spec.values ?? [''])[0] };
+		default:
+			return spec.long
+				? { ...base, type: 'string', default: '', typeOptions: { rows: 4 } }
+				: { ...base, type: 'string', default: '' };
+	}
+}
+
+export function writeFieldProperty(field: WriteField, type: ResourceTypeSpec): INodeProperties {
+	if (field.kind === 'attribute') {
+		return attributeProperty(field.name, (type.attributes as Record<string, AttributeSpec>)[field.name]);
+	}
+	const many = field.relationship.toMany === true;
+	return {
+		displayName: displayNameOf(field.parameter),
+		name: field.parameter,
+		type: 'string',
+		default: '',
+		placeholder: many ? '101,102' : '101',
+		description: sentence(`${many ? 'Comma-separated IDs' : 'ID'} of the ${field.relationship.description.charAt(0).toLowerCase()}${field.relationship.description.slice(1)}`),
+	};
+}

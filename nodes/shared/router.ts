@@ -1,0 +1,58 @@
+/**
+ * The item loop of every action node, written once: find the operation in the node's catalogue,
+ * run its shape's action per input item, pair each output item to its input, and honour
+ * Continue On Fail.
+ */
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ACTIONS } from './actions';
+import type { OperationSpec } from './catalogue';
+
+function errorItem(error: unknown): IDataObject {
+	const failure = error as { message?: unknown; description?: unknown; httpCode?: unknown };
+	const json: IDataObject = { error: typeof failure.message === 'string' ? failure.message : String(error) };
+	if (typeof failure.description === 'string' && failure.description !== '') json.description = failure.description;
+	if (typeof failure.httpCode === 'string' && failure.httpCode !== '') json.httpCode = failure.httpCode;
+	return json;
+}
+
+/** The error to stop the run with, naming the input item when there is more than one. */
+function stoppingError(node: INode, error: unknown, itemIndex: number, itemCount: number): NodeApiError | NodeOperationError {
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+	if (itemCount > 1 && !nodeError.message.includes('[item ')) {
+		nodeError.message = `${nodeError.message} [item ${itemIndex}]`;
+	}
+	return nodeError;
+}
+
+export async function route(
+	this: IExecuteFunctions,
+	operations: readonly OperationSpec[],
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const spec = operations.find((entry) => entry.resource === resource && entry.operation === operation);
+	if (spec === undefined) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for resource "${resource}"`);
+	}
+	const action = ACTIONS[spec.shape];
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const results = await action.call(this, spec, itemIndex);
+			for (const json of results) output.push({ json, pairedItem: { item: itemIndex } });
+		} catch (error) {
+			if (this.continueOnFail()) {
+				output.push({ json: errorItem(error), pairedItem: { item: itemIndex } });
+				continue;
+			}
+			throw stoppingError(this.getNode(), error, itemIndex, items.length);
+		}
+	}
+	return [output];
+}

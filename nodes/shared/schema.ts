@@ -1,0 +1,324 @@
+/**
+ * The service's resource types as data: attributes with their types and known values, which of them
+ * can be written, and relationships with their target types. Node parameters, input validation and
+ * request documents are all derived from these tables; adding an attribute is one line.
+ *
+ * Sources: the seed's resource tables; enum values, writability and target types from api-facts.md.
+ */
+
+export type AttributeKind = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'dateTime' | 'enum' | 'object';
+
+export interface AttributeSpec {
+	kind: AttributeKind;
+	description: string;
+	/** Accepted by create/update documents. */
+	writable?: boolean;
+	/** Known values of an enum; values from expressions outside the list are sent as given. */
+	values?: readonly string[];
+	/** Shown as a multi-line text box. */
+	long?: boolean;
+}
+
+export interface RelationshipSpec {
+	toMany?: boolean;
+	target: string;
+	description: string;
+	writable?: boolean;
+}
+
+export interface ResourceTypeSpec {
+	/** Singular, for messages: "deal structure". */
+	label: string;
+	attributes: Record<string, AttributeSpec>;
+	relationships: Record<string, RelationshipSpec>;
+	/** Dotted paths through to-one relationships that filters commonly use. */
+	filterPaths?: Record<string, string>;
+}
+
+const DEAL_STATUSES = [
+	'NewLeads',
+	'Researching',
+	'PreApproved',
+	'ConditionallyApproved',
+	'UnconditionallyApproved',
+	'Lodged',
+	'InProgress',
+	'PendingSettlement',
+	'Varied',
+	'Repaid',
+	'Withdrawn',
+	'Cancelled',
+	'Settled',
+] as const;
+const DEAL_TYPES = ['Residential', 'Commercial', 'SmallBusiness', 'AssetFinance', 'PersonalLoan', 'DepositBond'] as const;
+const LOAN_STRUCTURE_TYPES = ['PrincipalInterest', 'InterestOnly', 'RevolvingCredit', 'Offset'] as const;
+const FREQUENCIES = ['Yearly', 'HalfYearly', 'Quarterly', 'Monthly', 'Fortnightly', 'Weekly', 'HalfMonthly'] as const;
+
+const created: AttributeSpec = { kind: 'dateTime', description: 'When the record was created (UTC)' };
+const updated: AttributeSpec = { kind: 'dateTime', description: 'When the record was last changed (UTC)' };
+
+export const RESOURCE_TYPES = {
+	deals: {
+		label: 'deal',
+		attributes: {
+			created,
+			updated,
+			name: { kind: 'string', description: 'Name of the deal' },
+			dealStatus: { kind: 'enum', values: DEAL_STATUSES, description: 'Pipeline status of the deal' },
+			dealType: { kind: 'enum', values: DEAL_TYPES, description: 'Kind of finance the deal is for' },
+			totalLoanAmount: { kind: 'number', description: 'Total of all loan splits' },
+			lenderName: { kind: 'string', description: 'Name of the lender' },
+			customStatusName: { kind: 'string', description: "Name of the organisation's own status for the deal" },
+			dates: { kind: 'object', description: 'Key dates: settled, lodged, approved, preApproved and others' },
+			opportunity: { kind: 'object', description: 'Proposed loan amount, security amount, loan purpose and notes' },
+			splits: { kind: 'object', description: 'Loan splits with amounts, rates and terms' },
+		},
+		relationships: {
+			adviser: { target: 'advisers', description: 'Adviser who owns the deal' },
+			contacts: { toMany: true, target: 'contacts', description: 'Contacts on the deal' },
+			customStatus: { target: 'custom-statuses', description: 'Custom status of the deal' },
+			dealNotes: { toMany: true, target: 'deal-notes', description: 'Notes on the deal' },
+			dealScenario: { target: 'deal-scenario', description: 'Scenario of the deal' },
+			dealStructures: { toMany: true, target: 'deal-structures', description: 'Loan structures of the deal' },
+			externalReferences: { toMany: true, target: 'deal-external-references', description: 'External references' },
+			importantDates: { toMany: true, target: 'deal-important-dates', description: 'Important dates' },
+			loanSecurities: { toMany: true, target: 'deal-securities', description: 'Securities of the deal' },
+			participants: { toMany: true, target: 'deal-participants', description: 'Participants of the deal' },
+		},
+		filterPaths: { 'adviser.id': 'ID of the adviser who owns the deal', 'customStatus.name': 'Name of the custom status' },
+	},
+	'deal-structures': {
+		label: 'deal structure',
+		attributes: {
+			amount: { kind: 'number', writable: true, description: 'Loan amount of this structure' },
+			accountNumber: { kind: 'string', writable: true, description: "Lender's account number for the loan" },
+			capitaliseLmi: { kind: 'boolean', writable: true, description: "Whether the lender's mortgage insurance premium is added to the loan" },
+			fixedRateBeginDate: { kind: 'date', writable: true, description: 'First day of the fixed-rate period' },
+			fixedRateExpiryDate: { kind: 'date', writable: true, description: 'Last day of the fixed-rate period' },
+			interestOnlyTermYears: { kind: 'number', writable: true, description: 'Years of interest-only repayments' },
+			interestRate: { kind: 'number', writable: true, description: 'Interest rate as a decimal fraction: 0.055 means 5.5%' },
+			isLinkRateExpiry: { kind: 'boolean', writable: true, description: 'Whether the rate expiry is linked to the fixed-rate dates' },
+			lmiPremium: { kind: 'number', writable: true, description: "Lender's mortgage insurance (LMI) premium amount" },
+			loanStructureType: { kind: 'enum', values: LOAN_STRUCTURE_TYPES, writable: true, description: 'Repayment type of the loan' },
+			loanTermYears: { kind: 'number', writable: true, description: 'Total loan term in years' },
+			paymentAmount: { kind: 'number', writable: true, description: 'Repayment amount per period' },
+			rateTermYears: { kind: 'integer', writable: true, description: 'Years the current rate applies (e.g. the fixed term)' },
+			rateType: { kind: 'string', writable: true, description: 'Rate type as the lender names it, e.g. Fixed or Variable' },
+			repaymentFrequency: { kind: 'enum', values: FREQUENCIES, writable: true, description: 'How often repayments are made' },
+		},
+		relationships: {
+			deal: { target: 'deals', description: 'Deal the structure belongs to' },
+		},
+	},
+	'deal-securities': {
+		label: 'deal security',
+		attributes: {
+			contactForAccess: { kind: 'enum', values: ['Other', 'LoanParty'], description: 'Who gives access to the property' },
+			isPreApproval: { kind: 'boolean', description: 'Whether the security is for a pre-approval' },
+			licensedRealEstateAgentContract: { kind: 'boolean', description: 'Whether the contract is through a licensed agent' },
+			isElectronicTransfer: { kind: 'boolean', description: 'Whether the title transfers electronically' },
+			isAnnualPropertyTax: { kind: 'boolean', description: 'Whether property tax is paid annually' },
+			contractPrice: { kind: 'number', description: 'Contract price of the property' },
+			landValue: { kind: 'number', description: 'Value of the land' },
+			currentValue: { kind: 'number', description: 'Current value of the property' },
+			futureValue: { kind: 'number', description: 'Expected value after building' },
+			buildAmount: { kind: 'number', description: 'Cost of building' },
+			contractDate: { kind: 'date', description: 'Date of the purchase contract' },
+			propertyState: { kind: 'string', description: 'State of the property' },
+			propertySuburb: { kind: 'string', description: 'Suburb of the property' },
+			propertyType: { kind: 'string', description: 'Type of property' },
+			propertyZoning: { kind: 'string', description: 'Zoning of the property' },
+			propertyHolding: { kind: 'string', description: 'How the property is held' },
+			propertyPrimaryPurpose: { kind: 'string', description: 'Primary purpose of the property' },
+			propertyStatus: { kind: 'string', description: 'Status of the property' },
+			propertyTransaction: { kind: 'string', description: 'Kind of transaction' },
+			securityType: { kind: 'string', description: 'Type of security' },
+			titleType: { kind: 'string', description: 'Type of title' },
+			title: { kind: 'string', description: 'Title of the property' },
+			valuationBasis: { kind: 'string', description: 'Basis of the valuation' },
+			constructionType: { kind: 'string', description: 'Type of construction' },
+			constructionCategory: { kind: 'string', description: 'Category of construction' },
+			accessContactTitle: { kind: 'string', description: 'Title of the access contact' },
+			accessContactFirstName: { kind: 'string', description: 'First name of the access contact' },
+			accessContactLastName: { kind: 'string', description: 'Last name of the access contact' },
+			accessPhoneAreaCode: { kind: 'string', description: 'Area code of the access phone number' },
+			accessPhoneNumber: { kind: 'string', description: 'Access phone number' },
+			accessMobileAreaCode: { kind: 'string', description: 'Area code of the access mobile number' },
+			accessMobileNumber: { kind: 'string', description: 'Access mobile number' },
+			accessFaxAreaCode: { kind: 'string', description: 'Area code of the access fax number' },
+			accessFaxNumber: { kind: 'string', description: 'Access fax number' },
+		},
+		relationships: {
+			asset: { target: 'assets', description: 'Asset the security is' },
+			ownership: { toMany: true, target: 'deal-security-ownership', description: 'Owners of the security' },
+			titleIdentifications: { toMany: true, target: 'deal-security-title-identity', description: 'Title identifications' },
+		},
+	},
+	'deal-external-references': {
+		label: 'deal external reference',
+		attributes: {
+			externalReference: { kind: 'string', writable: true, description: "The deal's ID or key in the other system (max 255 characters)" },
+		},
+		relationships: {
+			deal: { target: 'deals', writable: true, description: 'Deal the reference belongs to' },
+			integration: { target: 'integrations', writable: true, description: 'Integration (other system) the reference comes from' },
+		},
+		filterPaths: { 'integration.name': 'Name of the integration', 'deal.id': 'ID of the deal' },
+	},
+	'deal-notes': {
+		label: 'deal note',
+		attributes: {
+			title: { kind: 'string', writable: true, description: 'Heading of the note (max 2000 characters)' },
+			detail: { kind: 'string', writable: true, long: true, description: 'Text of the note' },
+			writtenBy: { kind: 'string', description: 'Who wrote the note' },
+		},
+		relationships: {
+			deal: { target: 'deals', description: 'Deal the note belongs to' },
+		},
+	},
+	'custom-statuses': {
+		label: 'custom status',
+		attributes: {
+			name: { kind: 'string', description: 'Name of the status' },
+			sortOrder: { kind: 'integer', description: 'Position of the status in the pipeline' },
+		},
+		relationships: {},
+	},
+	incomes: {
+		label: 'income',
+		attributes: {
+			created,
+			updated,
+			description: { kind: 'string', description: 'Description of the income' },
+			value: { kind: 'number', description: 'Amount of the income' },
+			frequency: { kind: 'string', description: 'How often the income is received' },
+			incomeType: { kind: 'string', description: 'Type of income' },
+			incomeTypeId: { kind: 'integer', description: 'ID of the income type' },
+			incomeCategory: { kind: 'string', description: 'Category of income' },
+			incomeCategoryId: { kind: 'integer', description: 'ID of the income category' },
+			incomeVerification: { kind: 'string', description: 'How the income is verified' },
+		},
+		relationships: {
+			employment: { target: 'employments', description: 'Employment the income comes from' },
+			linkedAsset: { target: 'assets', description: 'Asset the income comes from' },
+			ownership: { toMany: true, target: 'owners', description: 'Owners of the income' },
+		},
+	},
+	contacts: {
+		label: 'contact',
+		attributes: {
+			created,
+			updated,
+			title: { kind: 'string', writable: true, description: 'Title as free text, e.g. Mr, Ms or Dr' },
+			firstName: { kind: 'string', writable: true, description: 'First name' },
+			middleName: { kind: 'string', writable: true, description: 'Middle name' },
+			lastName: { kind: 'string', writable: true, description: 'Last name' },
+			preferredName: { kind: 'string', writable: true, description: 'Name the contact likes to be called' },
+			email: { kind: 'string', writable: true, description: 'Main e-mail address' },
+			secondaryEmail: { kind: 'string', writable: true, description: 'Second e-mail address' },
+			mobile: { kind: 'string', writable: true, description: 'Mobile number in international format, e.g. +61412345678' },
+			homePhone: { kind: 'string', writable: true, description: 'Home phone number in international format' },
+			businessPhone: { kind: 'string', writable: true, description: 'Business phone number in international format' },
+			maritalStatus: {
+				kind: 'enum',
+				values: ['Single', 'Married', 'DeFacto', 'Separated', 'Divorced', 'Widowed'],
+				writable: true,
+				description: 'Marital status',
+			},
+			gender: { kind: 'enum', values: ['Male', 'Female', 'Undisclosed'], writable: true, description: 'Gender' },
+			hasMarketingConsent: { kind: 'boolean', writable: true, description: 'Whether the contact agreed to receive marketing' },
+			dateOfBirth: { kind: 'date', writable: true, description: 'Date of birth' },
+			isPrimary: { kind: 'boolean', writable: true, description: 'Whether this is the primary contact of the contact group' },
+			role: { kind: 'enum', values: ['Adult', 'Child', 'Other'], writable: true, description: 'Role in the contact group' },
+		},
+		relationships: {
+			contactGroup: { target: 'contact-groups', writable: true, description: 'Contact group (household or client file) the contact belongs to' },
+			contactAddress: { toMany: true, target: 'contact-address', description: 'Addresses of the contact' },
+			deals: { toMany: true, target: 'deal-participants', description: 'Deals the contact takes part in' },
+			externalReferences: { toMany: true, target: 'contact-external-references', description: 'External references' },
+			ownership: { toMany: true, target: 'owners', description: 'Ownership of assets, liabilities, incomes and expenses' },
+		},
+		filterPaths: { 'contactGroup.id': 'ID of the contact group' },
+	},
+	'contact-external-references': {
+		label: 'contact external reference',
+		attributes: {
+			externalReference: { kind: 'string', writable: true, description: "The contact's ID or key in the other system (max 255 characters)" },
+		},
+		relationships: {
+			contact: { target: 'contacts', description: 'Contact the reference belongs to' },
+			integration: { target: 'integrations', description: 'Integration the reference comes from' },
+		},
+	},
+	'contact-categories': {
+		label: 'contact category',
+		attributes: {
+			name: { kind: 'string', writable: true, description: 'Name of the category (max 100 characters)' },
+			orderBy: { kind: 'integer', description: 'Position of the category in lists' },
+		},
+		relationships: {},
+	},
+	'organisation-addresses': {
+		label: 'organisation address',
+		attributes: {
+			isMailing: { kind: 'boolean', description: 'Whether this is the mailing address' },
+			isCustomAddress: { kind: 'boolean', description: 'Whether the address was entered by hand' },
+			formattedAddress: { kind: 'string', description: 'The whole address on one line' },
+			streetAddress: { kind: 'string', description: 'Street and number' },
+			suburb: { kind: 'string', description: 'Suburb' },
+			postCode: { kind: 'string', description: 'Post code' },
+			state: { kind: 'string', description: 'State' },
+			country: { kind: 'string', description: 'Country' },
+		},
+		relationships: {},
+	},
+	'financial-address': {
+		label: 'asset address',
+		attributes: {
+			formattedAddress: { kind: 'string', description: 'The whole address on one line' },
+			streetAddress: { kind: 'string', description: 'Street and number' },
+			suburb: { kind: 'string', description: 'Suburb' },
+			postCode: { kind: 'string', description: 'Post code' },
+			state: { kind: 'string', description: 'State' },
+			country: { kind: 'string', description: 'Country' },
+		},
+		relationships: {},
+	},
+	leads: {
+		label: 'lead',
+		attributes: {
+			customStatusName: { kind: 'string', description: "Name of the organisation's own status for the lead" },
+			dealStatus: { kind: 'enum', values: DEAL_STATUSES, description: 'Pipeline status of the lead' },
+		},
+		relationships: {},
+	},
+	tasks: {
+		label: 'task',
+		attributes: {
+			title: { kind: 'string', writable: true, description: 'Short title of the task (max 500 characters)' },
+			detail: { kind: 'string', writable: true, long: true, description: 'Details of the task; simple HTML is allowed' },
+			progress: {
+				kind: 'enum',
+				values: ['NotStarted', 'InProgress', 'OnHold', 'Completed', 'NotRequired'],
+				writable: true,
+				description: 'How far the task has got',
+			},
+			priority: { kind: 'enum', values: ['Critical', 'High', 'Medium', 'Normal'], writable: true, description: 'How urgent the task is' },
+			dueDate: { kind: 'dateTime', writable: true, description: 'When the task is due' },
+		},
+		relationships: {
+			assignee: { target: 'advisers', writable: true, description: 'Adviser the task is assigned to (an adviser ID, not the User ID)' },
+			residentialDeal: { target: 'deals', writable: true, description: 'Residential deal the task is about' },
+			contactGroups: { toMany: true, target: 'contact-groups', writable: true, description: 'Contact groups the task is about' },
+			// The target type of the two diversified-deal relationships is not documented; both are deals.
+			assetFinanceDiversifiedDeal: { target: 'deals', writable: true, description: 'Asset finance deal the task is about' },
+			commercialFinanceDiversifiedDeal: { target: 'deals', writable: true, description: 'Commercial finance deal the task is about' },
+		},
+	},
+} satisfies Record<string, ResourceTypeSpec>;
+
+export type ResourceTypeName = keyof typeof RESOURCE_TYPES;
+
+export function resourceType(name: ResourceTypeName): ResourceTypeSpec {
+	return RESOURCE_TYPES[name];
+}

@@ -1,0 +1,309 @@
+/**
+ * The one function every Loan CRM request goes through: URL, media types, UserId, authentication
+ * through n8n's credential helpers, retries and error mapping.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { FailedExchange } from './errors';
+import { redact, toNodeApiError } from './errors';
+import type { Document, QueryParameters } from './jsonapi';
+import { buildQueryString } from './jsonapi';
+
+export const CREDENTIAL_TYPE = 'loanCrmOAuth2Api';
+export const MEDIA_TYPE = 'application/vnd.api+json';
+
+export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+/** How hard the transport tries before giving up; exported so the README and tests agree. */
+export const RETRY_POLICY = {
+	/** Attempts in all when the service answers 429. */
+	rateLimitAttempts: 4,
+	/** Longest `retry-after` the node waits for; a longer one fails at once with the wait in the message. */
+	maxRetryAfterSeconds: 60,
+	/** Wait when a 429 carries no usable `retry-after`. */
+	defaultRetryAfterSeconds: 2,
+	/** Attempts in all for a GET that meets 502/503/504 or a dropped connection. */
+	transientAttempts: 4,
+	/** Backoff before the 2nd, 3rd, 4th attempt of a GET. */
+	backoffMs: [300, 1000, 2500],
+} as const;
+
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+const NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENOTFOUND',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ERR_BAD_RESPONSE',
+	'UND_ERR_SOCKET',
+]);
+const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET']);
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below /jsonapi, e.g. `/deals` or `/deal-notes/12`. */
+	path: string;
+	query?: QueryParameters;
+	body?: IDataObject;
+	itemIndex?: number;
+}
+
+export interface ApiResponse {
+	status: number;
+	headers: Record<string, string>;
+	/** The parsed JSON:API document; undefined for an empty body (204). */
+	body: Document | undefined;
+}
+
+interface ConnectionSettings {
+	baseUrl: string;
+	userId: string;
+	secrets: string[];
+}
+
+interface ExecutionState {
+	settings?: Promise<ConnectionSettings>;
+	/** A 401 that survived n8n's one token refresh; later requests of the run fail at once. */
+	rejectedToken?: FailedExchange;
+}
+
+const executionState = new WeakMap<object, ExecutionState>();
+
+function stateOf(context: RequestContext): ExecutionState {
+	let state = executionState.get(context);
+	if (state === undefined) {
+		state = {};
+		executionState.set(context, state);
+	}
+	return state;
+}
+
+async function loadSettings(context: RequestContext): Promise<ConnectionSettings> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const rawBase = String(credentials.baseUrl ?? '').trim();
+	const baseUrl = rawBase.replace(/\/+$/, '').replace(/\/jsonapi$/i, '');
+	if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The credential's Base URL "${rawBase.slice(0, 100)}" is not an http(s) URL`,
+			{ description: 'Enter the service address issued at onboarding, e.g. https://api.example.com (without /jsonapi).' },
+		);
+	}
+	const userId = String(credentials.userId ?? '').trim();
+	if (!/^\d{1,10}$/.test(userId)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The credential's User ID "${userId.slice(0, 30)}" is not a whole number`,
+			{ description: 'The User ID is your adviser contact ID (AdviserContactId), a whole number issued with the credentials.' },
+		);
+	}
+	const secrets = [credentials.clientSecret, credentials.accessToken]
+		.map((value) => (typeof value === 'string' ? value : ''))
+		.filter((value) => value.length > 0);
+	return { baseUrl, userId, secrets };
+}
+
+function settingsOf(context: RequestContext): Promise<ConnectionSettings> {
+	const state = stateOf(context);
+	state.settings ??= loadSettings(context);
+	return state.settings;
+}
+
+function parseRetryAfter(value: string | undefined): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const trimmed = value.trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed));
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+function lowerCaseHeaders(headers: unknown): Record<string, string> {
+	const result: Record<string, string> = {};
+	if (headers === null || typeof headers !== 'object') return result;
+	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+		if (value === undefined || value === null) continue;
+		result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+	}
+	return result;
+}
+
+function bodyText(data: unknown): string | undefined {
+	if (data === undefined || data === null) return undefined;
+	if (typeof data === 'string') return data;
+	if (data instanceof Uint8Array) return new TextDecoder().decode(data);
+	return JSON.stringify(data);
+}
+
+function parseJson(text: string | undefined): { ok: true; value: unknown } | { ok: false } {
+	if (text === undefined || text.trim() === '') return { ok: true, value: undefined };
+	try {
+		return { ok: true, value: JSON.parse(text) as unknown };
+	} catch {
+		return { ok: false };
+	}
+}
+
+interface Outcome {
+	status?: number;
+	headers: Record<string, string>;
+	text?: string;
+	networkCode?: string;
+	/** The credential could not get a token; the message says which value to fix. */
+	tokenProblem?: string;
+}
+
+/** What a thrown request error tells: the HTTP answer, a network failure, or a token failure. */
+function outcomeOfError(error: unknown): Outcome {
+	const candidates: unknown[] = [error, (error as { cause?: unknown })?.cause];
+	for (const candidate of candidates) {
+		const response = (candidate as { response?: { status?: unknown; headers?: unknown; data?: unknown } })
+			?.response;
+		if (response && typeof response.status === 'number') {
+			return { status: response.status, headers: lowerCaseHeaders(response.headers), text: bodyText(response.data) };
+		}
+	}
+	for (const candidate of candidates) {
+		const message = (candidate as { message?: unknown })?.message;
+		if (typeof message === 'string' && message.startsWith('Loan CRM credential:')) {
+			return { headers: {}, tokenProblem: message };
+		}
+	}
+	for (const candidate of candidates) {
+		const code = (candidate as { code?: unknown })?.code;
+		if (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('E'))) {
+			return { headers: {}, networkCode: code };
+		}
+	}
+	const message = (error as { message?: unknown })?.message;
+	if (typeof message === 'string' && /socket hang up|terminated|network/i.test(message)) {
+		return { headers: {}, networkCode: 'ECONNRESET' };
+	}
+	return { headers: {}, networkCode: 'UNKNOWN' };
+}
+
+/**
+ * Sends one API request. 401 is left to n8n's credential machinery (one new token, one retry);
+ * 429 waits for `retry-after`; 502/503/504 and dropped connections are retried only for GET.
+ */
+export async function apiRequest(this: RequestContext, request: ApiRequest): Promise<ApiResponse> {
+	const node = this.getNode();
+	const settings = await settingsOf(this);
+	const state = stateOf(this);
+	if (state.rejectedToken) {
+		throw toNodeApiError(node, { ...state.rejectedToken, path: request.path, method: request.method }, settings.secrets, request.itemIndex);
+	}
+	const queryString = buildQueryString(request.query ?? {});
+	const headers: IDataObject = { Accept: MEDIA_TYPE, UserId: settings.userId };
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${settings.baseUrl}/jsonapi${request.path}${queryString === '' ? '' : `?${queryString}`}`,
+		headers,
+		returnFullResponse: true,
+		encoding: 'text',
+		json: false,
+	};
+	if (request.body !== undefined) {
+		headers['Content-Type'] = MEDIA_TYPE;
+		options.body = JSON.stringify(request.body);
+	}
+
+	const isGet = request.method === 'GET';
+	let rateLimitAttempts = 0;
+	let transientAttempts = 0;
+	for (;;) {
+		let outcome: Outcome;
+		try {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+				...options,
+				headers: { ...headers },
+			})) as { statusCode: number; headers: unknown; body: unknown };
+			outcome = {
+				status: response.statusCode,
+				headers: lowerCaseHeaders(response.headers),
+				text: bodyText(response.body),
+			};
+		} catch (error) {
+			outcome = outcomeOfError(error);
+		}
+
+		const failure: FailedExchange = {
+			method: request.method,
+			path: request.path,
+			status: outcome.status,
+			text: outcome.text,
+			networkCode: outcome.networkCode,
+		};
+
+		if (outcome.tokenProblem !== undefined) {
+			throw new NodeApiError(
+				node,
+				{ message: redact(outcome.tokenProblem, settings.secrets) },
+				{
+					message: redact(outcome.tokenProblem, settings.secrets),
+					description: 'The Loan CRM credential could not get an access token, so no request was sent to the API.',
+					itemIndex: request.itemIndex,
+				},
+			);
+		}
+
+		const status = outcome.status;
+		if (status !== undefined && status >= 200 && status < 300) {
+			const parsed = parseJson(outcome.text);
+			if (!parsed.ok) {
+				throw toNodeApiError(node, { ...failure, status }, settings.secrets, request.itemIndex);
+			}
+			if (parsed.value !== undefined && (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))) {
+				throw toNodeApiError(node, { ...failure, text: outcome.text, body: undefined }, settings.secrets, request.itemIndex);
+			}
+			return { status, headers: outcome.headers, body: parsed.value as Document | undefined };
+		}
+
+		const parsed = parseJson(outcome.text);
+		failure.body = parsed.ok ? parsed.value : undefined;
+
+		if (status === 429) {
+			rateLimitAttempts += 1;
+			const retryAfter = parseRetryAfter(outcome.headers['retry-after']);
+			failure.retryAfterSeconds = retryAfter;
+			failure.attempts = rateLimitAttempts;
+			const wait = retryAfter ?? RETRY_POLICY.defaultRetryAfterSeconds;
+			if (rateLimitAttempts < RETRY_POLICY.rateLimitAttempts && wait <= RETRY_POLICY.maxRetryAfterSeconds) {
+				await sleep(wait * 1000);
+				continue;
+			}
+			throw toNodeApiError(node, failure, settings.secrets, request.itemIndex);
+		}
+
+		const transient =
+			(status !== undefined && TRANSIENT_STATUSES.has(status)) ||
+			(status === undefined && outcome.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(outcome.networkCode));
+		if (transient) {
+			transientAttempts += 1;
+			failure.attempts = transientAttempts;
+			if (!isGet) {
+				failure.notRetried = true;
+			} else if (transientAttempts < RETRY_POLICY.transientAttempts) {
+				await sleep(RETRY_POLICY.backoffMs[transientAttempts - 1] ?? 2500);
+				continue;
+			}
+		}
+
+		if (status === undefined && !isGet) failure.notRetried = true;
+		if (status === 401) state.rejectedToken = failure;
+		throw toNodeApiError(node, failure, settings.secrets, request.itemIndex);
+	}
+}
