@@ -64,9 +64,9 @@ export function pathParameters(spec: OperationSpec): string[] {
 	return [...spec.path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1]);
 }
 
-/** A relationship is set through `<name>Id` (to-one) or `<name>Ids` (to-many, comma-separated). */
+/** A relationship is set through `<name>Id` (to-one) or `<singular name>Ids` (to-many, comma-separated): `contactGroups` → `contactGroupIds`. */
 export function relationshipParameter(name: string, relationship: RelationshipSpec): string {
-	return `${name}${relationship.toMany ? 'Ids' : 'Id'}`;
+	return relationship.toMany ? `${name.replace(/s$/, '')}Ids` : `${name}Id`;
 }
 
 export type WriteField =

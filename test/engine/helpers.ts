@@ -1,0 +1,47 @@
+/** Shared set-up of engine tests: a sandbox, a credential store bound to it, and shortcuts. */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { RunResult } from '../harness';
+import { CredentialStore, runNode, sandboxCredential } from '../harness';
+import type { Sandbox, SandboxOptions } from '../sandbox';
+import { startSandbox } from '../sandbox';
+
+export interface EngineContext {
+	sandbox: Sandbox;
+	store: CredentialStore;
+	run(nodeType: string, parameters: INodeParameters, options?: { input?: IDataObject[]; continueOnFail?: boolean }): Promise<RunResult>;
+}
+
+/** Starts a sandbox for the test file and gives each test a fresh log and faults. */
+export function useSandbox(options: SandboxOptions = {}, credentialOverrides: Parameters<typeof sandboxCredential>[1] = {}): EngineContext {
+	const context = {} as EngineContext;
+	beforeAll(async () => {
+		context.sandbox = await startSandbox(options);
+		context.store = new CredentialStore();
+		context.store.add('loanCrmOAuth2Api', sandboxCredential(context.sandbox, credentialOverrides));
+		context.run = async (nodeType, parameters, runOptions = {}) =>
+			await runNode({ nodeType, parameters, credentials: context.store, input: runOptions.input, continueOnFail: runOptions.continueOnFail });
+	});
+	beforeEach(() => {
+		context.sandbox.clearFaults();
+		context.sandbox.clearLog();
+	});
+	afterAll(async () => {
+		await context.sandbox?.close();
+	});
+	return context;
+}
+
+/** The JSON of the items a run produced. */
+export function jsonOf(result: RunResult): IDataObject[] {
+	return result.items.map((item) => item.json);
+}
+
+/** The query of a logged request with brackets decoded, in the order sent. */
+export function decodedQuery(rawQuery: string): string {
+	return rawQuery
+		.split('&')
+		.filter((part) => part !== '')
+		.map((part) => decodeURIComponent(part))
+		.join('&');
+}

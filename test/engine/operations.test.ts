@@ -1,0 +1,414 @@
+/**
+ * Every operation of the four action nodes, run in n8n-core's engine against the sandbox: the request
+ * the service received (method, path, query, headers, exact body) and the items n8n produced.
+ */
+import type { LoggedRequest } from '../sandbox';
+import { jsonOf, useSandbox } from './helpers';
+
+const env = useSandbox();
+const ids = () => env.sandbox.data.ids;
+
+function onlyRequest(): LoggedRequest {
+	const requests = env.sandbox.apiRequests();
+	expect(requests).toHaveLength(1);
+	return requests[0];
+}
+
+function expectJsonApiHeaders(request: LoggedRequest, withBody: boolean): void {
+	expect(request.headers.accept).toBe('application/vnd.api+json');
+	expect(request.headers.userid).toBe(env.sandbox.userId);
+	expect(request.headers.authorization).toMatch(/^Bearer /);
+	if (withBody) expect(request.headers['content-type']).toBe('application/vnd.api+json');
+	else expect(request.headers['content-type']).toBeUndefined();
+}
+
+afterEach(() => env.sandbox.data.reset());
+
+describe('Loan CRM Deals', () => {
+	it('dealStructure.getDeal: GET /deal-structures/{id}/deal', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealStructure', operation: 'getDeal', dealStructureId: ` ${ids().dealStructure} ` });
+		const request = onlyRequest();
+		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', `/jsonapi/deal-structures/${ids().dealStructure}/deal`, '']);
+		expectJsonApiHeaders(request, false);
+		const deal = env.sandbox.data.get('deals', ids().dealWithNotes);
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().dealWithNotes, type: 'deals', name: deal?.attributes.name })]);
+	});
+
+	it('dealStructure.update: PATCH with only the fields set, typed as the service expects', async () => {
+		const result = await env.run('loanCrmDeals', {
+			resource: 'dealStructure',
+			operation: 'update',
+			dealStructureId: ids().dealStructure,
+			updateFields: {
+				interestRate: 0.0549,
+				rateTermYears: 3,
+				loanStructureType: 'InterestOnly',
+				capitaliseLmi: true,
+				fixedRateExpiryDate: '2029-06-30T00:00:00',
+				repaymentFrequency: 'Fortnightly',
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const request = onlyRequest();
+		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/deal-structures/${ids().dealStructure}`]);
+		expectJsonApiHeaders(request, true);
+		expect(request.json).toEqual({
+			data: {
+				type: 'deal-structures',
+				id: ids().dealStructure,
+				attributes: {
+					interestRate: 0.0549,
+					rateTermYears: 3,
+					loanStructureType: 'InterestOnly',
+					capitaliseLmi: true,
+					fixedRateExpiryDate: '2029-06-30',
+					repaymentFrequency: 'Fortnightly',
+				},
+			},
+		});
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({ id: ids().dealStructure, type: 'deal-structures', interestRate: 0.0549, rateTermYears: 3, fixedRateExpiryDate: '2029-06-30' }),
+		]);
+		expect(env.sandbox.data.get('deal-structures', ids().dealStructure)?.attributes).toEqual(expect.objectContaining({ loanStructureType: 'InterestOnly' }));
+	});
+
+	it('dealStructure.update: a value of the wrong type is stopped before sending, naming the field', async () => {
+		const result = await env.run('loanCrmDeals', {
+			resource: 'dealStructure',
+			operation: 'update',
+			dealStructureId: ids().dealStructure,
+			updateFields: { interestRate: '={{ "five percent" }}' },
+		});
+		expect(result.error?.message).toBe('Parameter "Update Fields → Interest Rate" must be a number; got "five percent"');
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+
+	it('dealSecurity.getMany: GET /deal-securities with paging', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealSecurity', operation: 'getMany', limit: 4 });
+		const request = onlyRequest();
+		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', '/jsonapi/deal-securities', 'page%5Bsize%5D=4']);
+		const items = jsonOf(result);
+		expect(items).toHaveLength(4);
+		expect(items[0]).toEqual(expect.objectContaining({ type: 'deal-securities', id: expect.any(String) }));
+	});
+
+	it('dealExternalReference.getMany: find a deal by integration name and reference', async () => {
+		const result = await env.run('loanCrmDeals', {
+			resource: 'dealExternalReference',
+			operation: 'getMany',
+			returnAll: true,
+			options: {
+				conditions: {
+					condition: [
+						{ field: 'integration.name', operator: 'equals', value: 'MyIntegrationSource' },
+						{ field: 'externalReference', operator: 'equals', value: 'ABC1234' },
+					],
+				},
+				include: 'deal',
+			},
+		});
+		const request = onlyRequest();
+		expect(request.query.filter).toBe("and(equals(integration.name,'MyIntegrationSource'),equals(externalReference,'ABC1234'))");
+		expect(request.query.include).toBe('deal');
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({
+				id: ids().dealExternalReference,
+				externalReference: 'ABC1234',
+				deal: expect.objectContaining({ id: ids().dealWithNotes, type: 'deals' }),
+			}),
+		]);
+	});
+
+	it('dealExternalReference.create: POST with both relationships, 201 read from the body', async () => {
+		const result = await env.run('loanCrmDeals', {
+			resource: 'dealExternalReference',
+			operation: 'create',
+			externalReference: 'HUB-778',
+			integrationId: ids().otherIntegration,
+			dealId: ids().dealWithNotes,
+		});
+		expect(result.error).toBeUndefined();
+		const request = onlyRequest();
+		expect([request.method, request.path, request.rawQuery, request.status]).toEqual(['POST', '/jsonapi/deal-external-references', '', 201]);
+		expectJsonApiHeaders(request, true);
+		expect(request.json).toEqual({
+			data: {
+				type: 'deal-external-references',
+				attributes: { externalReference: 'HUB-778' },
+				relationships: {
+					integration: { data: { type: 'integrations', id: ids().otherIntegration } },
+					deal: { data: { type: 'deals', id: ids().dealWithNotes } },
+				},
+			},
+		});
+		const [item] = jsonOf(result);
+		expect(item).toEqual(expect.objectContaining({ type: 'deal-external-references', externalReference: 'HUB-778' }));
+		expect(env.sandbox.data.get('deal-external-references', item.id as string)?.attributes).toEqual({ externalReference: 'HUB-778' });
+	});
+
+	it('dealExternalReference.create: a second reference for the same integration is a conflict, sent once', async () => {
+		const result = await env.run('loanCrmDeals', {
+			resource: 'dealExternalReference',
+			operation: 'create',
+			externalReference: 'DUPLICATE',
+			integrationId: ids().integration,
+			dealId: ids().dealWithNotes,
+		});
+		expect(result.error?.message).toMatch(/conflict \(409\)/);
+		expect(env.sandbox.apiRequests()).toHaveLength(1);
+	});
+
+	it('dealNote.getMany: every note of a deal as separate items', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes });
+		const request = onlyRequest();
+		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', `/jsonapi/deals/${ids().dealWithNotes}/dealNotes`, 'page%5Bsize%5D=100']);
+		const items = jsonOf(result);
+		expect(items).toHaveLength(3);
+		expect(items.every((item) => item.type === 'deal-notes' && typeof item.title === 'string')).toBe(true);
+	});
+
+	it('dealNote.update: PATCH title and detail only', async () => {
+		const result = await env.run('loanCrmDeals', {
+			resource: 'dealNote',
+			operation: 'update',
+			dealNoteId: ids().dealNote,
+			updateFields: { title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' },
+		});
+		const request = onlyRequest();
+		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/deal-notes/${ids().dealNote}`]);
+		expect(request.json).toEqual({
+			data: { type: 'deal-notes', id: ids().dealNote, attributes: { title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' } },
+		});
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().dealNote, title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' })]);
+	});
+
+	it('dealNote.update answered 204 gives {id, type, ...the attributes sent}', async () => {
+		env.sandbox.injectFault({ method: 'PATCH', path: /deal-notes/ }, { status: 204 });
+		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'update', dealNoteId: ids().dealNote, updateFields: { title: 'Only title' } });
+		expect(jsonOf(result)).toEqual([{ id: ids().dealNote, type: 'deal-notes', title: 'Only title' }]);
+	});
+
+	it('dealNote.update with no fields is refused before sending', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'update', dealNoteId: ids().dealNote, updateFields: {} });
+		expect(result.error?.message).toBe('Add at least one field under "Update Fields"');
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+
+	it('dealNote.delete: DELETE, 204 gives {id, deleted: true}', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'delete', dealNoteId: ids().dealNote });
+		const request = onlyRequest();
+		expect([request.method, request.path, request.status, request.body]).toEqual(['DELETE', `/jsonapi/deal-notes/${ids().dealNote}`, 204, '']);
+		expectJsonApiHeaders(request, false);
+		expect(jsonOf(result)).toEqual([{ id: ids().dealNote, deleted: true }]);
+		expect(env.sandbox.data.get('deal-notes', ids().dealNote)).toBeUndefined();
+	});
+
+	it('customStatus.get: the single custom status of a deal, no item when there is none', async () => {
+		const withStatus = await env.run('loanCrmDeals', { resource: 'customStatus', operation: 'get', dealId: ids().dealWithCustomStatus });
+		expect(onlyRequest().path).toBe(`/jsonapi/deals/${ids().dealWithCustomStatus}/customStatus`);
+		const statusOfDeal = env.sandbox.data.get('deals', ids().dealWithCustomStatus)?.relationships.customStatus as { id: string };
+		const stored = env.sandbox.data.get('custom-statuses', statusOfDeal.id);
+		expect(jsonOf(withStatus)).toEqual([{ type: 'custom-statuses', id: statusOfDeal.id, ...stored?.attributes }]);
+		env.sandbox.clearLog();
+		const without = await env.run('loanCrmDeals', { resource: 'customStatus', operation: 'get', dealId: ids().dealWithoutCustomStatus });
+		expect(without.error).toBeUndefined();
+		expect(jsonOf(without)).toEqual([]);
+	});
+
+	it('income.getMany: GET /incomes with sort', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'income', operation: 'getMany', limit: 5, options: { sort: '-value' } });
+		const request = onlyRequest();
+		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', '/jsonapi/incomes', 'sort=-value&page%5Bsize%5D=5']);
+		const values = jsonOf(result).map((item) => item.value as number);
+		expect(values).toHaveLength(5);
+		expect([...values].sort((a, b) => b - a)).toEqual(values);
+	});
+});
+
+describe('Loan CRM Contacts', () => {
+	it('contact.getMany: filter with an apostrophe finds the contact', async () => {
+		const result = await env.run('loanCrmContacts', {
+			resource: 'contact',
+			operation: 'getMany',
+			returnAll: true,
+			options: { conditions: { condition: [{ field: 'lastName', operator: 'equals', value: "O'Brien" }] } },
+		});
+		const request = onlyRequest();
+		expect(request.path).toBe('/jsonapi/contacts');
+		expect(request.query.filter).toBe("equals(lastName,'O''Brien')");
+		const items = jsonOf(result);
+		expect(items.map((item) => item.id)).toContain(ids().contactWithApostrophe);
+		expect(items.every((item) => item.lastName === "O'Brien")).toBe(true);
+	});
+
+	it('contact.create: attributes and the contactGroup relationship', async () => {
+		const result = await env.run('loanCrmContacts', {
+			resource: 'contact',
+			operation: 'create',
+			additionalFields: {
+				firstName: 'Aroha',
+				lastName: 'Ngata',
+				email: 'aroha@example.com',
+				mobile: '+61412345678',
+				hasMarketingConsent: false,
+				dateOfBirth: '1990-04-05T00:00:00',
+				maritalStatus: 'DeFacto',
+				contactGroupId: ids().contactGroup,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const request = onlyRequest();
+		expect([request.method, request.path, request.status]).toEqual(['POST', '/jsonapi/contacts', 201]);
+		expect(request.json).toEqual({
+			data: {
+				type: 'contacts',
+				attributes: {
+					firstName: 'Aroha',
+					lastName: 'Ngata',
+					email: 'aroha@example.com',
+					mobile: '+61412345678',
+					hasMarketingConsent: false,
+					dateOfBirth: '1990-04-05',
+					maritalStatus: 'DeFacto',
+				},
+				relationships: { contactGroup: { data: { type: 'contact-groups', id: ids().contactGroup } } },
+			},
+		});
+		const [item] = jsonOf(result);
+		expect(item).toEqual(expect.objectContaining({ type: 'contacts', firstName: 'Aroha', dateOfBirth: '1990-04-05' }));
+		expect(env.sandbox.data.get('contacts', item.id as string)?.relationships.contactGroup).toEqual({ type: 'contact-groups', id: ids().contactGroup });
+	});
+
+	it('contact.create: relationships only, and nothing at all is refused', async () => {
+		const onlyGroup = await env.run('loanCrmContacts', { resource: 'contact', operation: 'create', additionalFields: { contactGroupId: ids().contactGroup } });
+		expect(onlyGroup.error).toBeUndefined();
+		expect(onlyRequest().json).toEqual({ data: { type: 'contacts', relationships: { contactGroup: { data: { type: 'contact-groups', id: ids().contactGroup } } } } });
+		env.sandbox.clearLog();
+		const nothing = await env.run('loanCrmContacts', { resource: 'contact', operation: 'create', additionalFields: {} });
+		expect(nothing.error?.message).toBe('Add at least one field under "Additional Fields"');
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+
+	it('contactExternalReference.getContact: the single contact', async () => {
+		const result = await env.run('loanCrmContacts', {
+			resource: 'contactExternalReference',
+			operation: 'getContact',
+			contactExternalReferenceId: ids().contactExternalReference,
+		});
+		expect(onlyRequest().path).toBe(`/jsonapi/contact-external-references/${ids().contactExternalReference}/contact`);
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().contact, type: 'contacts' })]);
+	});
+
+	it('contactExternalReference.update: externalReference only, never relationships', async () => {
+		const result = await env.run('loanCrmContacts', {
+			resource: 'contactExternalReference',
+			operation: 'update',
+			contactExternalReferenceId: ids().contactExternalReference,
+			externalReference: 'CRM-0042',
+		});
+		const request = onlyRequest();
+		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/contact-external-references/${ids().contactExternalReference}`]);
+		expect(request.json).toEqual({
+			data: { type: 'contact-external-references', id: ids().contactExternalReference, attributes: { externalReference: 'CRM-0042' } },
+		});
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().contactExternalReference, externalReference: 'CRM-0042' })]);
+	});
+
+	it('contactCategory.update: the required name', async () => {
+		const result = await env.run('loanCrmContacts', { resource: 'contactCategory', operation: 'update', contactCategoryId: ids().contactCategory, name: 'Refinance prospects' });
+		const request = onlyRequest();
+		expect(request.json).toEqual({ data: { type: 'contact-categories', id: ids().contactCategory, attributes: { name: 'Refinance prospects' } } });
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().contactCategory, type: 'contact-categories', name: 'Refinance prospects' })]);
+	});
+});
+
+describe('Loan CRM Leads & Tasks', () => {
+	it('lead.get: GET /leads/{id}', async () => {
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead });
+		const request = onlyRequest();
+		expect([request.method, request.path]).toEqual(['GET', `/jsonapi/leads/${ids().lead}`]);
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().lead, type: 'leads', dealStatus: expect.any(String) })]);
+	});
+
+	it('task.update: progress, due date as UTC and relationships as ids', async () => {
+		const result = await env.run('loanCrmLeadsAndTasks', {
+			resource: 'task',
+			operation: 'update',
+			taskId: ids().task,
+			updateFields: {
+				progress: 'Completed',
+				priority: 'High',
+				dueDate: '2026-12-01T09:30:00Z',
+				assigneeId: ids().adviser,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const request = onlyRequest();
+		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/tasks/${ids().task}`]);
+		expect(request.json).toEqual({
+			data: {
+				type: 'tasks',
+				id: ids().task,
+				attributes: { progress: 'Completed', priority: 'High', dueDate: '2026-12-01T09:30:00.000Z' },
+				relationships: { assignee: { data: { type: 'advisers', id: ids().adviser } } },
+			},
+		});
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().task, progress: 'Completed', priority: 'High' })]);
+	});
+
+	it('task.update: to-many relationship from comma-separated ids', async () => {
+		const result = await env.run('loanCrmLeadsAndTasks', {
+			resource: 'task',
+			operation: 'update',
+			taskId: ids().taskWithDeal,
+			updateFields: { contactGroupIds: ` ${ids().contactGroup} ` },
+		});
+		expect(result.error).toBeUndefined();
+		expect(onlyRequest().json).toEqual({
+			data: { type: 'tasks', id: ids().taskWithDeal, relationships: { contactGroups: { data: [{ type: 'contact-groups', id: ids().contactGroup }] } } },
+		});
+	});
+});
+
+describe('Loan CRM Organisations & Assets', () => {
+	it('organisation.getAddresses: each address an item', async () => {
+		const result = await env.run('loanCrmOrganisationsAndAssets', { resource: 'organisation', operation: 'getAddresses', organisationId: ids().organisation });
+		expect(onlyRequest().path).toBe(`/jsonapi/organisations/${ids().organisation}/addresses`);
+		const items = jsonOf(result);
+		expect(items).toHaveLength(2);
+		expect(items.every((item) => item.type === 'organisation-addresses' && typeof item.formattedAddress === 'string')).toBe(true);
+	});
+
+	it('asset.getAddresses: each address an item', async () => {
+		const result = await env.run('loanCrmOrganisationsAndAssets', { resource: 'asset', operation: 'getAddresses', assetId: ids().asset });
+		expect(onlyRequest().path).toBe(`/jsonapi/assets/${ids().asset}/addresses`);
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ type: 'financial-address', formattedAddress: expect.any(String) })]);
+	});
+});
+
+describe('ids and items', () => {
+	it.each([['0'], ['-4'], ['2147483648'], ['12a'], ['1.0'], ['={{ {"id": 4} }}']])('rejects id %j before any request', async (value) => {
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: value });
+		expect(result.error?.message).toMatch(/^Parameter "leadId" must be a whole number from 1 to 2147483647; got /);
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+
+	it('Continue On Fail: every input item gets an item, paired, failures carrying the error', async () => {
+		const input = [{ id: ids().lead }, { id: '0' }, { id: '999999' }, { id: ids().lead }];
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, { input, continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		const items = result.items;
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(items[0].json.id).toBe(ids().lead);
+		expect(items[1].json.error).toMatch(/leadId/);
+		expect(items[2].json.error).toMatch(/^Loan CRM has no leads 999999 \(404\)/);
+		expect(items[3].json.id).toBe(ids().lead);
+	});
+
+	it('without Continue On Fail the run stops at the first failure, naming the item', async () => {
+		const input = [{ id: ids().lead }, { id: '999999' }, { id: ids().lead }];
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, { input });
+		expect(result.error?.message).toMatch(/\(404\).*\[item 1\]$/);
+		expect(env.sandbox.apiRequests()).toHaveLength(2);
+	});
+});
