@@ -1,0 +1,142 @@
+/**
+ * Loan CRM Trigger: a scripted timeline against the sandbox, polled through n8n-core's PollContext,
+ * must yield every change exactly once.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runPoll } from '../harness';
+import { decodedQuery, useSandbox } from './helpers';
+
+const env = useSandbox();
+
+let clock = Date.now();
+/** Moves the sandbox's clock (which stamps created/updated) to `seconds` past the test's start. */
+function at(seconds: number): void {
+	const instant = new Date(clock + seconds * 1000);
+	env.sandbox.data.setNow(() => instant);
+}
+
+async function poll(parameters: INodeParameters, staticData: IDataObject, mode: 'trigger' | 'manual' = 'trigger') {
+	const result = await runPoll({ nodeType: 'loanCrmTrigger', parameters, credentials: env.store, staticData, mode });
+	return (result?.[0] ?? []).map((item) => item.json);
+}
+
+beforeEach(() => {
+	env.sandbox.data.reset();
+	clock = Date.now();
+	at(0);
+});
+
+describe('Loan CRM Trigger', () => {
+	it('emits nothing on activation, then each new deal once, in order, even within one second', async () => {
+		const state: IDataObject = {};
+		expect(await poll({ event: 'dealCreated' }, state)).toEqual([]);
+		expect(typeof state.since).toBe('string');
+
+		at(5);
+		const created = [env.sandbox.data.createDeal({ name: 'Burst A' }), env.sandbox.data.createDeal({ name: 'Burst B' }), env.sandbox.data.createDeal({ name: 'Burst C' })];
+		const emitted = await poll({ event: 'dealCreated' }, state);
+		expect(emitted.map((item) => item.id)).toEqual(created.map((deal) => deal.id));
+		expect(emitted[0]).toEqual(expect.objectContaining({ type: 'deals', name: 'Burst A' }));
+
+		expect(await poll({ event: 'dealCreated' }, state)).toEqual([]);
+		at(6);
+		const another = env.sandbox.data.createDeal({ name: 'Same second as nothing else' });
+		expect((await poll({ event: 'dealCreated' }, state)).map((item) => item.id)).toEqual([another.id]);
+	});
+
+	it('filters by timestamp on the server and pages with the shared routine', async () => {
+		const state: IDataObject = {};
+		await poll({ event: 'dealUpdated' }, state);
+		env.sandbox.clearLog();
+		at(3);
+		const changed = Array.from({ length: 150 }, (_, index) => env.sandbox.data.createDeal({ name: `Bulk ${index}` }));
+		const emitted = await poll({ event: 'dealUpdated' }, state);
+		expect(emitted).toHaveLength(150);
+		expect(new Set(emitted.map((item) => item.id))).toEqual(new Set(changed.map((deal) => deal.id)));
+		const requests = env.sandbox.apiRequests();
+		expect(requests).toHaveLength(2);
+		expect(decodedQuery(requests[0].rawQuery)).toMatch(/^filter=greaterOrEqual\(updated,'\d{4}-\d\d-\d\dT[\d:.]+Z'\)&page\[size\]=100$/);
+		expect(decodedQuery(requests[1].rawQuery)).toMatch(/^filter=and\(greaterOrEqual\(updated,'[^']+'\),greaterThan\(id,'\d+'\)\)&page\[size\]=100$/);
+	});
+
+	it('emits a record changed twice between polls once, and again after a later change', async () => {
+		const state: IDataObject = {};
+		const [existing] = env.sandbox.data.list('deals');
+		await poll({ event: 'dealUpdated' }, state);
+		at(2);
+		env.sandbox.data.updateDeal(existing.id, { name: 'First change' });
+		at(3);
+		env.sandbox.data.updateDeal(existing.id, { name: 'Second change' });
+		const emitted = await poll({ event: 'dealUpdated' }, state);
+		expect(emitted.map((item) => [item.id, item.name])).toEqual([[existing.id, 'Second change']]);
+		expect(await poll({ event: 'dealUpdated' }, state)).toEqual([]);
+		at(4);
+		env.sandbox.data.updateDeal(existing.id, { name: 'Third change' });
+		expect((await poll({ event: 'dealUpdated' }, state)).map((item) => item.name)).toEqual(['Third change']);
+	});
+
+	it('catches records whose timestamps arrive late, within the safety window, without repeating', async () => {
+		const state: IDataObject = {};
+		await poll({ event: 'dealUpdated' }, state);
+		at(10);
+		const onTime = env.sandbox.data.createDeal({ name: 'On time' });
+		expect((await poll({ event: 'dealUpdated' }, state)).map((item) => item.id)).toEqual([onTime.id]);
+		// The service's clock lags: this change is stamped before the newest one already seen.
+		at(4);
+		const late = env.sandbox.data.createDeal({ name: 'Late stamp' });
+		expect((await poll({ event: 'dealUpdated' }, state)).map((item) => item.id)).toEqual([late.id]);
+		expect(await poll({ event: 'dealUpdated' }, state)).toEqual([]);
+	});
+
+	it("combines the user's filter with the event's condition", async () => {
+		const state: IDataObject = {};
+		await poll({ event: 'dealUpdated', filter: "equals(dealStatus,'Settled')" }, state);
+		env.sandbox.clearLog();
+		at(2);
+		const [first, second] = env.sandbox.data.list('deals').filter((deal) => deal.attributes.dealStatus !== 'Settled');
+		env.sandbox.data.updateDeal(first.id, { dealStatus: 'Settled' });
+		env.sandbox.data.updateDeal(second.id, { dealStatus: 'Lodged' });
+		const emitted = await poll({ event: 'dealUpdated', filter: "equals(dealStatus,'Settled')" }, state);
+		expect(emitted.map((item) => [item.id, item.dealStatus])).toEqual([[first.id, 'Settled']]);
+		expect(env.sandbox.apiRequests()[0].query.filter).toMatch(/^and\(greaterOrEqual\(updated,'[^']+'\),equals\(dealStatus,'Settled'\)\)$/);
+	});
+
+	it('contactCreated ignores changes to existing contacts; contactUpdated sees them', async () => {
+		const created: IDataObject = {};
+		const updated: IDataObject = {};
+		await poll({ event: 'contactCreated' }, created);
+		await poll({ event: 'contactUpdated' }, updated);
+		at(2);
+		const [existing] = env.sandbox.data.list('contacts');
+		env.sandbox.data.updateContact(existing.id, { firstName: 'Renamed' });
+		const fresh = env.sandbox.data.createContact({ firstName: 'New', lastName: 'Person' });
+		expect((await poll({ event: 'contactCreated' }, created)).map((item) => item.id)).toEqual([fresh.id]);
+		expect(new Set((await poll({ event: 'contactUpdated' }, updated)).map((item) => item.id))).toEqual(new Set([existing.id, fresh.id]));
+	});
+
+	it('Fetch Test Event returns one recent sample record', async () => {
+		at(30);
+		const newest = env.sandbox.data.createDeal({ name: 'Newest deal' });
+		const sample = await poll({ event: 'dealUpdated' }, {}, 'manual');
+		expect(sample).toEqual([expect.objectContaining({ id: newest.id, name: 'Newest deal' })]);
+	});
+
+	it('keeps its remembered state bounded over a thousand polls', async () => {
+		const state: IDataObject = {};
+		const parameters = { event: 'dealUpdated', options: { safetyWindow: 30 } };
+		await poll(parameters, state);
+		const [deal] = env.sandbox.data.list('deals');
+		let emittedTotal = 0;
+		const sizes: number[] = [];
+		for (let round = 1; round <= 1000; round++) {
+			at(round * 10);
+			env.sandbox.data.updateDeal(deal.id, { name: `Round ${round}` });
+			emittedTotal += (await poll(parameters, state)).length;
+			sizes.push(Object.keys(state.seen as object).length);
+		}
+		expect(emittedTotal).toBe(1000);
+		expect(Math.max(...sizes)).toBeLessThanOrEqual(5);
+		expect(JSON.stringify(state).length).toBeLessThan(1000);
+	}, 120_000);
+});
