@@ -7,7 +7,7 @@
  * - The service issues clients that authenticate either by HTTP Basic or by form fields and rejects
  *   a request that uses both. Owning the token request guarantees exactly one method, and lets a
  *   failure say which value to fix without echoing the secret.
- * - The "Test" button works without a stored token: n8n runs `preAuthentication` while testing, so a
+ * - The "Test" button fetches a token when none is stored (and again when the API answers 401), so a
  *   wrong secret, token URL or base URL is reported before the first workflow runs.
  * - n8n stores the token in the hidden, expirable `accessToken` field and reuses it across items and
  *   executions; after a 401 it calls `preAuthentication` once more and retries the request once.
@@ -142,7 +142,7 @@ export class LoanCrmOAuth2Api implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{String($credentials.baseUrl).replace(/\\/+$/, "")}}/jsonapi',
+			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/jsonapi$/i, "")}}/jsonapi',
 			url: '/deals',
 			qs: { 'page[size]': 1 },
 			headers: { Accept: 'application/vnd.api+json' },
@@ -203,13 +203,12 @@ async function requestAccessToken(
 	}
 	request.body = new URLSearchParams(form).toString();
 
-	let response: { statusCode?: number; body?: unknown };
+	let response: { statusCode?: number; body?: unknown; headers?: Record<string, unknown> };
 	try {
 		response = (await context.helpers.httpRequest(request)) as typeof response;
 	} catch (error) {
-		const code = (error as { code?: string }).code ?? (error as Error).message;
 		throw new Error(
-			`Loan CRM credential: could not reach the Access Token URL ${safeUrl(tokenUrl)} (${String(code).slice(0, 80)}). Check the Access Token URL.`,
+			`Loan CRM credential: could not reach the Access Token URL ${safeUrl(tokenUrl)} (${networkProblem(error)}). Check the Access Token URL.`,
 		);
 	}
 	const status = response.statusCode ?? 0;
@@ -221,7 +220,8 @@ async function requestAccessToken(
 		parsed = undefined;
 	}
 	if (status < 200 || status >= 300) {
-		throw new Error(describeTokenFailure(status, parsed, tokenUrl));
+		const challenge = String(response.headers?.['www-authenticate'] ?? '');
+		throw new Error(describeTokenFailure(status, parsed, tokenUrl, challenge));
 	}
 	if (parsed === undefined || typeof parsed !== 'object' || parsed === null) {
 		throw new Error(
@@ -236,14 +236,42 @@ async function requestAccessToken(
 	return parsed.access_token;
 }
 
+/*
+ * In words, not as ECONNREFUSED & co: n8n replaces any error message that contains such a code with
+ * its own generic text, which would hide which URL failed.
+ */
+function networkProblem(error: unknown): string {
+	const code = String((error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code ?? '');
+	const words: Record<string, string> = {
+		ECONNREFUSED: 'connection refused',
+		ENOTFOUND: 'host not found',
+		EAI_AGAIN: 'host name lookup failed',
+		ETIMEDOUT: 'timed out',
+		ECONNABORTED: 'timed out',
+		ECONNRESET: 'connection closed',
+		EPIPE: 'connection closed',
+		EHOSTUNREACH: 'host unreachable',
+		ENETUNREACH: 'network unreachable',
+		CERT_HAS_EXPIRED: 'TLS certificate expired',
+		DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+	};
+	if (words[code]) return words[code];
+	const message = String((error as { message?: unknown })?.message ?? '');
+	if (/timeout/i.test(message)) return 'timed out';
+	if (/socket hang up/i.test(message)) return 'connection closed';
+	return 'no answer';
+}
+
 function describeTokenFailure(
 	status: number,
 	parsed: { error?: unknown; error_description?: unknown } | undefined,
 	tokenUrl: string,
+	challenge: string,
 ): string {
 	const code = typeof parsed?.error === 'string' ? parsed.error : undefined;
 	const where = `the Access Token URL ${safeUrl(tokenUrl)}`;
-	if (code === 'invalid_client' || status === 401) {
+	// A 401 blames the client only when it looks like a token endpoint's answer.
+	if (code === 'invalid_client' || (status === 401 && /^basic/i.test(challenge.trim()))) {
 		return `Loan CRM credential: ${where} rejected the client (${status} ${code ?? 'Unauthorized'}). Check the Client ID, the Client Secret and the Client Authentication setting.`;
 	}
 	if (code === 'invalid_scope') {
@@ -257,6 +285,9 @@ function describeTokenFailure(
 	}
 	if (status === 404) {
 		return `Loan CRM credential: ${where} was not found (404). Check the Access Token URL.`;
+	}
+	if (status === 401 || status === 403) {
+		return `Loan CRM credential: ${where} answered ${status} without an OAuth error; it does not look like a token endpoint. Check the Access Token URL.`;
 	}
 	return `Loan CRM credential: ${where} answered ${status}. Check the Access Token URL; if it is right, the token service may be down, so try again later.`;
 }

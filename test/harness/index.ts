@@ -1,0 +1,69 @@
+/*
+ * Engine test harness: runs the package's nodes and credential through n8n-core's real engine
+ * (WorkflowExecute, PollContext, RoutingNode, httpRequestWithAuthentication) with test doubles
+ * that mirror n8n 2.41.3's CLI for the parts n8n-core leaves to the host: the credentials helper
+ * (CredentialStore), the node/credential type registries and the credential tester.
+ */
+import './env';
+
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import type { HarnessNodeTypes } from './registry';
+import { defaultRegistry } from './registry';
+
+export type { CredentialRecord, CredentialWrite } from './credentials';
+export { CredentialStore } from './credentials';
+export { CredentialTypes } from './credential-types';
+export type { TestCredentialResult } from './credentials-tester';
+export { CredentialsTester, testCredential } from './credentials-tester';
+export { createAdditionalData } from './additional-data';
+export type { HarnessNodeTypes, Registry } from './registry';
+export { HARNESS_PACKAGE, NOOP_TYPE, createRegistry, defaultRegistry } from './registry';
+export type { PackageSource } from './package-source';
+export { REPO_ROOT, loadPackageSource, readPackageJson, sourcePathFor } from './package-source';
+export type { CredentialsInput, RunResult, WorkflowCredentialsInput, WorkflowRunResult } from './run';
+export { DEFAULT_CREDENTIAL_TYPE, START_NODE_TYPE, runNode, runPoll, runWorkflow } from './run';
+
+/** What the harness needs from a sandbox (structurally typed, so the harness does not import it). */
+export interface SandboxLike {
+	baseUrl: string;
+	tokenUrl: string;
+	clientId: string;
+	clientSecret: string;
+	userId: string;
+}
+
+export interface SandboxCredentialOverrides {
+	authentication: 'header' | 'body';
+	scope: string;
+	userId: string;
+	clientId: string;
+	clientSecret: string;
+	accessTokenUrl: string;
+	baseUrl: string;
+}
+
+/** The loanCrmOAuth2Api data for a sandbox, as a user would enter it. */
+export function sandboxCredential(
+	sandbox: SandboxLike,
+	overrides: Partial<SandboxCredentialOverrides> = {},
+): ICredentialDataDecryptedObject {
+	return {
+		baseUrl: sandbox.baseUrl,
+		accessTokenUrl: sandbox.tokenUrl,
+		clientId: sandbox.clientId,
+		clientSecret: sandbox.clientSecret,
+		scope: 'api',
+		authentication: 'header',
+		userId: sandbox.userId,
+		...overrides,
+	};
+}
+
+/**
+ * The package's nodes (from source, through package.json), the harness start node, the
+ * test-only nodes and n8n-nodes-base.noOp.
+ */
+export function nodeTypes(): HarnessNodeTypes {
+	return defaultRegistry().nodeTypes;
+}
