@@ -25,7 +25,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-const TOKEN_TIMEOUT_MS = 20_000;
+import { networkErrorCode, networkProblem } from '../nodes/shared/networkProblem';
+
+const TOKEN_TIMEOUT_MS = 10_000;
 
 interface TokenResponse {
 	access_token?: unknown;
@@ -208,7 +210,7 @@ async function requestAccessToken(
 		response = (await context.helpers.httpRequest(request)) as typeof response;
 	} catch (error) {
 		throw new Error(
-			`Loan CRM credential: could not reach the Access Token URL ${safeUrl(tokenUrl)} (${networkProblem(error)}). Check the Access Token URL.`,
+			`Loan CRM credential: could not reach the Access Token URL ${safeUrl(tokenUrl)} (${networkProblem(networkErrorCode(error))}). Check the Access Token URL.`,
 		);
 	}
 	const status = response.statusCode ?? 0;
@@ -234,32 +236,6 @@ async function requestAccessToken(
 		);
 	}
 	return parsed.access_token;
-}
-
-/*
- * In words, not as ECONNREFUSED & co: n8n replaces any error message that contains such a code with
- * its own generic text, which would hide which URL failed.
- */
-function networkProblem(error: unknown): string {
-	const code = String((error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code ?? '');
-	const words: Record<string, string> = {
-		ECONNREFUSED: 'connection refused',
-		ENOTFOUND: 'host not found',
-		EAI_AGAIN: 'host name lookup failed',
-		ETIMEDOUT: 'timed out',
-		ECONNABORTED: 'timed out',
-		ECONNRESET: 'connection closed',
-		EPIPE: 'connection closed',
-		EHOSTUNREACH: 'host unreachable',
-		ENETUNREACH: 'network unreachable',
-		CERT_HAS_EXPIRED: 'TLS certificate expired',
-		DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
-	};
-	if (words[code]) return words[code];
-	const message = String((error as { message?: unknown })?.message ?? '');
-	if (/timeout/i.test(message)) return 'timed out';
-	if (/socket hang up/i.test(message)) return 'connection closed';
-	return 'no answer';
 }
 
 function describeTokenFailure(

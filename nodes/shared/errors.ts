@@ -6,6 +6,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { ErrorObject } from './jsonapi';
 import { readErrors } from './jsonapi';
+import { networkProblem } from './networkProblem';
 
 export interface FailedExchange {
 	method: string;
@@ -79,9 +80,8 @@ export function describeFailure(failure: FailedExchange): { message: string; des
 	const writeNote = failure.notRetried ? ` ${WRITE_NOT_REPEATED}` : '';
 
 	if (status === undefined) {
-		const code = failure.networkCode ?? 'connection failed';
 		return {
-			message: `Could not reach Loan CRM (${code}) for ${request}`,
+			message: `Could not reach Loan CRM (${networkProblem(failure.networkCode)}) for ${request}`,
 			description:
 				(failure.method === 'GET'
 					? `The connection failed ${failure.attempts ?? 1} time(s), including retries. Check the Base URL in the credential and whether the service is up.`

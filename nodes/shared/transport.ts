@@ -14,6 +14,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { FailedExchange } from './errors';
 import { redact, toNodeApiError } from './errors';
+import { networkErrorCode } from './networkProblem';
 import type { Document, QueryParameters } from './jsonapi';
 import { buildQueryString } from './jsonapi';
 
@@ -34,22 +35,11 @@ export const RETRY_POLICY = {
 	transientAttempts: 4,
 	/** Backoff before the 2nd, 3rd, 4th attempt of a GET. */
 	backoffMs: [300, 1000, 2500],
+	/** Longest wait for one answer; a page of 100 large records arrives well within it. */
+	timeoutMs: 60_000,
 } as const;
 
 const TRANSIENT_STATUSES = new Set([502, 503, 504]);
-const NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ENOTFOUND',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ERR_BAD_RESPONSE',
-	'UND_ERR_SOCKET',
-]);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET']);
 
 export interface ApiRequest {
@@ -182,17 +172,7 @@ function outcomeOfError(error: unknown): Outcome {
 			return { headers: {}, tokenProblem: message };
 		}
 	}
-	for (const candidate of candidates) {
-		const code = (candidate as { code?: unknown })?.code;
-		if (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('E'))) {
-			return { headers: {}, networkCode: code };
-		}
-	}
-	const message = (error as { message?: unknown })?.message;
-	if (typeof message === 'string' && /socket hang up|terminated|network/i.test(message)) {
-		return { headers: {}, networkCode: 'ECONNRESET' };
-	}
-	return { headers: {}, networkCode: 'UNKNOWN' };
+	return { headers: {}, networkCode: networkErrorCode(error) ?? 'UNKNOWN' };
 }
 
 /**
@@ -215,6 +195,7 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 		returnFullResponse: true,
 		encoding: 'text',
 		json: false,
+		timeout: RETRY_POLICY.timeoutMs,
 	};
 	if (request.body !== undefined) {
 		headers['Content-Type'] = MEDIA_TYPE;

@@ -1,0 +1,3 @@
+import { defineReliabilitySuite } from './suite';
+
+defineReliabilitySuite(false);
