@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { buildProperties } from '../shared/descriptions';
+import { actionNodeBase } from '../shared/actionNode';
 import { route } from '../shared/router';
 import { OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
 
@@ -10,16 +9,11 @@ export class LoanCrmDeals implements INodeType {
 		displayName: 'Loan CRM Deals',
 		name: 'loanCrmDeals',
 		icon: { light: 'file:../../icons/loanCrm.svg', dark: 'file:../../icons/loanCrm.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Read and change deals, loan structures, securities, notes, incomes, custom statuses and external references in Loan CRM',
-		defaults: { name: 'Loan CRM Deals' },
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'loanCrmOAuth2Api', required: true }],
-		properties: buildProperties(OPERATIONS, RESOURCE_DESCRIPTIONS),
+		defaults: { name: 'Loan CRM Deals' },
+		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

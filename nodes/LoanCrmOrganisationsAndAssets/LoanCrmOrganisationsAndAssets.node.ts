@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { buildProperties } from '../shared/descriptions';
+import { actionNodeBase } from '../shared/actionNode';
 import { route } from '../shared/router';
 import { OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
 
@@ -10,16 +9,11 @@ export class LoanCrmOrganisationsAndAssets implements INodeType {
 		displayName: 'Loan CRM Organisations & Assets',
 		name: 'loanCrmOrganisationsAndAssets',
 		icon: { light: 'file:../../icons/loanCrm.svg', dark: 'file:../../icons/loanCrm.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Read the addresses of organisations and assets in Loan CRM',
-		defaults: { name: 'Loan CRM Organisations & Assets' },
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'loanCrmOAuth2Api', required: true }],
-		properties: buildProperties(OPERATIONS, RESOURCE_DESCRIPTIONS),
+		defaults: { name: 'Loan CRM Organisations & Assets' },
+		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

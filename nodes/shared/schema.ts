@@ -54,6 +54,16 @@ const DEAL_TYPES = ['Residential', 'Commercial', 'SmallBusiness', 'AssetFinance'
 const LOAN_STRUCTURE_TYPES = ['PrincipalInterest', 'InterestOnly', 'RevolvingCredit', 'Offset'] as const;
 const FREQUENCIES = ['Yearly', 'HalfYearly', 'Quarterly', 'Monthly', 'Fortnightly', 'Weekly', 'HalfMonthly'] as const;
 
+/** The read-only address lines shared by organisation and asset addresses. */
+const ADDRESS_ATTRIBUTES: Record<string, AttributeSpec> = {
+	formattedAddress: { kind: 'string', description: 'The whole address on one line' },
+	streetAddress: { kind: 'string', description: 'Street and number' },
+	suburb: { kind: 'string', description: 'Suburb' },
+	postCode: { kind: 'string', description: 'Post code' },
+	state: { kind: 'string', description: 'State' },
+	country: { kind: 'string', description: 'Country' },
+};
+
 const created: AttributeSpec = { kind: 'dateTime', description: 'When the record was created (UTC)' };
 const updated: AttributeSpec = { kind: 'dateTime', description: 'When the record was last changed (UTC)' };
 
@@ -263,24 +273,14 @@ export const RESOURCE_TYPES = {
 		attributes: {
 			isMailing: { kind: 'boolean', description: 'Whether this is the mailing address' },
 			isCustomAddress: { kind: 'boolean', description: 'Whether the address was entered by hand' },
-			formattedAddress: { kind: 'string', description: 'The whole address on one line' },
-			streetAddress: { kind: 'string', description: 'Street and number' },
-			suburb: { kind: 'string', description: 'Suburb' },
-			postCode: { kind: 'string', description: 'Post code' },
-			state: { kind: 'string', description: 'State' },
-			country: { kind: 'string', description: 'Country' },
+			...ADDRESS_ATTRIBUTES,
 		},
 		relationships: {},
 	},
 	'financial-address': {
 		label: 'asset address',
 		attributes: {
-			formattedAddress: { kind: 'string', description: 'The whole address on one line' },
-			streetAddress: { kind: 'string', description: 'Street and number' },
-			suburb: { kind: 'string', description: 'Suburb' },
-			postCode: { kind: 'string', description: 'Post code' },
-			state: { kind: 'string', description: 'State' },
-			country: { kind: 'string', description: 'Country' },
+			...ADDRESS_ATTRIBUTES,
 		},
 		relationships: {},
 	},
