@@ -26,7 +26,6 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		shape: 'create',
 		path: '/contacts',
 		type: 'contacts',
-		needsAField: true,
 	},
 	{
 		resource: 'contactExternalReference',

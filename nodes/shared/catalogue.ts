@@ -30,8 +30,6 @@ export interface OperationSpec {
 	required?: readonly string[];
 	/** Writes: what the Update Fields / Additional Fields collection offers; default every writable one not required. */
 	optional?: readonly string[];
-	/** Create: refuse to send a document without any field. */
-	needsAField?: boolean;
 }
 
 export const HTTP_METHOD = {

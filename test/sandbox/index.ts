@@ -1,0 +1,54 @@
+/**
+ * Sandbox service: an in-process HTTP emulation of the loan-deal CRM (JSON:API over
+ * JsonApiDotNetCore, OAuth 2.0 client credentials), written from the contract documents only.
+ *
+ *   const sandbox = await startSandbox({ sizes: { deals: 1000 } });
+ *   // sandbox.baseUrl, sandbox.tokenUrl, sandbox.clientId, sandbox.clientSecret, sandbox.userId
+ *   await sandbox.close();
+ *
+ * See README.md in this folder for the behaviour in detail.
+ */
+export { startSandbox } from './server';
+export type {
+	AttributesOf,
+	ContactAttributes,
+	DealAttributes,
+	DealDates,
+	DealOpportunity,
+	DealSplit,
+	Fault,
+	FaultMatch,
+	FixtureIds,
+	LoggedRequest,
+	RateLimitConfig,
+	RelationshipValue,
+	ResourceIdentifier,
+	Sandbox,
+	SandboxData,
+	SandboxOptions,
+	StoredResource,
+} from './types';
+export {
+	BASE_COST,
+	CONTACT_ACCESS_TYPE,
+	CONTACT_ROLE,
+	DEAL_TYPE,
+	DEFAULT_PAGE_SIZE,
+	ENDPOINTS,
+	FREQUENCY_TYPE,
+	GENDER,
+	LOAN_STRUCTURE_TYPE,
+	MARITAL_STATUS,
+	MAX_PAGE_SIZE,
+	MEDIA_TYPE,
+	PRE_SUBMISSION_STATUSES,
+	SCOPE_TABLE,
+	SYSTEM_STATUS,
+	TASK_PRIORITY,
+	TASK_PROGRESS,
+	TYPES,
+	requestCost,
+	scopeSatisfied,
+} from './schema';
+export type { AttrDef, EndpointDef, EndpointKind, RelDef, ScopeAction, TypeDef } from './schema';
+export { DEFAULT_SIZES, FIRST_ID } from './seed';

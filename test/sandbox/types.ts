@@ -1,0 +1,305 @@
+/**
+ * Public types of the sandbox service (re-exported from `index.ts`).
+ */
+import type { IncomingMessage, ServerResponse } from 'http';
+
+export interface SandboxOptions {
+	/**
+	 * Record counts. Defaults: deals 250, contacts 120, incomes 150, dealSecurities 150. Deal
+	 * structures (0–3 per deal), deal notes (0–3 per deal) and deal external references (about one
+	 * per three deals) follow the deal count. Works up to deals 100_000 (structures and notes are
+	 * generated on demand).
+	 */
+	sizes?: Partial<{ deals: number; contacts: number; incomes: number; dealSecurities: number }>;
+	/** Token-bucket rate limiting; off by default. */
+	rateLimit?: false | { capacity: number; refillPerSecond: number };
+	/** Access token lifetime (real time); default 3600. */
+	tokenLifetimeSeconds?: number;
+	/** Count totals: adds `meta.total` and `links.last` to collection documents. Default false. */
+	countTotals?: boolean;
+	/** Clock for `created`/`updated` stamps of records changed through the API or the data helpers. */
+	now?: () => Date;
+	/** Which client authentication the ready client accepts; default 'any'. */
+	clientAuth?: 'any' | 'header' | 'body';
+	/** Port to listen on (default 0: a free port). */
+	port?: number;
+	/** Seed of the data generator (default 20261121). */
+	seed?: number;
+	/** Status of a successful PATCH: 200 with the document (default) or 204 without a body. */
+	patchStatus?: 200 | 204;
+}
+
+export interface LoggedRequest {
+	method: string;
+	/** Path without the query, e.g. `/jsonapi/deals`. */
+	path: string;
+	/** Exactly as received after '?', '' if none. */
+	rawQuery: string;
+	/**
+	 * Decoded query parameters (`+` decoded as a space). A key that is repeated has its values
+	 * joined with '\n' in order; a parameter that could not be decoded is kept raw.
+	 */
+	query: Record<string, string>;
+	/** Request headers with lower-cased names; repeated headers are joined with ', '. */
+	headers: Record<string, string>;
+	/** Raw request body ('' if none). */
+	body: string;
+	/** Parsed body when it parsed as JSON (API requests) or the decoded form (token requests). */
+	json?: unknown;
+	/** Status the sandbox answered (0 when the connection was dropped). */
+	status: number;
+	kind: 'token' | 'api';
+	/** Rate-limit cost charged (API requests that passed authentication). */
+	cost?: number;
+	/** Name of the injected fault that answered, e.g. 'status:503', 'drop', 'malformedJson', 'html', 'delay', 'custom'. */
+	fault?: string;
+}
+
+export type Fault =
+	| { status: number; body?: unknown; headers?: Record<string, string> }
+	| { kind: 'drop' }
+	| { kind: 'malformedJson' }
+	| { kind: 'html'; status?: number }
+	| { kind: 'delay'; ms: number }
+	| { kind: 'custom'; handle: (req: IncomingMessage, res: ServerResponse, body: string) => void };
+
+export interface FaultMatch {
+	/** HTTP method (case-insensitive). */
+	method?: string;
+	/** Exact path (without query) or a RegExp tested against the path. */
+	path?: string | RegExp;
+	kind?: 'token' | 'api';
+}
+
+export interface RateLimitConfig {
+	capacity: number;
+	refillPerSecond: number;
+}
+
+/** A relationship value as returned by the data helpers. */
+export type ResourceIdentifier = { type: string; id: string };
+export type RelationshipValue = ResourceIdentifier | null | ResourceIdentifier[];
+
+/** A stored record as the data helpers return it (a deep copy; changing it changes nothing). */
+export interface StoredResource<A = Record<string, unknown>> {
+	type: string;
+	id: string;
+	attributes: A;
+	relationships: Record<string, RelationshipValue>;
+}
+
+export interface DealDates {
+	settled: string | null;
+	lodged: string | null;
+	financeClause: string | null;
+	notProceeding: string | null;
+	approved: string | null;
+	preApproved: string | null;
+	conditionallyApproved: string | null;
+	preApprovedExpiry: string | null;
+	estimatedSettled: string | null;
+}
+
+export interface DealOpportunity {
+	proposedLoanAmount: number | null;
+	securityAmount: number | null;
+	summaryNotes: string | null;
+	loanPurpose: string | null;
+}
+
+export interface DealSplit {
+	loanTermYears: number | null;
+	rateType: string | null;
+	loanStructureType: string | null;
+	amount: number | null;
+	capitaliseLmi: boolean | null;
+	lmiPremium: number | null;
+	amountInclLmi: number | null;
+	interestRate: number | null;
+	rateTypePeriodMonths: number | null;
+	paymentAmount: number | null;
+	fixedRateStartDate: string | null;
+	fixedRateEndDate: string | null;
+	interestOnlyStartDate: string | null;
+	interestOnlyEndDate: string | null;
+	repaymentHolidayStartDate: string | null;
+	repaymentHolidayEndDate: string | null;
+}
+
+export interface DealAttributes {
+	created: string;
+	updated: string;
+	dates: DealDates;
+	totalLoanAmount: number | null;
+	name: string | null;
+	dealStatus: string;
+	opportunity: DealOpportunity;
+	splits: DealSplit[];
+	lenderName: string | null;
+	customStatusName: string | null;
+	dealType: string | null;
+}
+
+export interface ContactAttributes {
+	mobile: string | null;
+	homePhone: string | null;
+	businessPhone: string | null;
+	title: string | null;
+	firstName: string | null;
+	middleName: string | null;
+	lastName: string | null;
+	preferredName: string | null;
+	email: string | null;
+	secondaryEmail: string | null;
+	maritalStatus: string | null;
+	gender: string | null;
+	hasMarketingConsent: boolean | null;
+	dateOfBirth: string | null;
+	isPrimary: boolean | null;
+	role: string | null;
+	created: string;
+	updated: string;
+}
+
+/** Attribute shape of a resource type: typed for deals and contacts, a plain record otherwise. */
+export type AttributesOf<T extends string> = T extends 'deals'
+	? DealAttributes
+	: T extends 'contacts'
+		? ContactAttributes
+		: Record<string, unknown>;
+
+/** Well-known records for fixtures (ids as strings, as they appear in documents). */
+export interface FixtureIds {
+	/** A pre-submission deal with 3 notes, 2 structures, a custom status and external reference 'ABC1234' (integration `integration`). */
+	dealWithNotes: string;
+	/** Same deal as dealWithNotes. */
+	dealWithCustomStatus: string;
+	/** A NewLeads deal without custom status, notes, structures or external references. */
+	dealWithoutCustomStatus: string;
+	/** Same deal as dealWithoutCustomStatus. */
+	dealWithoutNotes: string;
+	/** A Settled deal (its structure is not writable). */
+	settledDeal: string;
+	/** A deal whose name contains an apostrophe ("O'Connor, Liam"). */
+	dealWithApostrophe: string;
+	/** A structure of dealWithNotes (writable: the deal is pre-submission). */
+	dealStructure: string;
+	/** A structure of settledDeal (PATCH answers 422). */
+	lockedDealStructure: string;
+	/** A note of dealWithNotes. */
+	dealNote: string;
+	dealSecurity: string;
+	/** The external reference 'ABC1234' of dealWithNotes. */
+	dealExternalReference: string;
+	contact: string;
+	/** A contact whose last name is "O'Brien". */
+	contactWithApostrophe: string;
+	contactGroup: string;
+	/** An external reference of `contact`. */
+	contactExternalReference: string;
+	contactCategory: string;
+	customStatus: string;
+	income: string;
+	/** An organisation with two addresses. */
+	organisation: string;
+	organisationWithoutAddresses: string;
+	/** An asset with one address. */
+	asset: string;
+	assetWithoutAddresses: string;
+	/** The lead of dealWithNotes (lead id = deal id). */
+	lead: string;
+	/** A task with exactly one contact group and no deal (can be promoted with residentialDeal). */
+	task: string;
+	/** A task linked to dealWithNotes through residentialDeal. */
+	taskWithDeal: string;
+	/** 'MyIntegrationSource'. */
+	integration: string;
+	/** Another integration with no external reference on dealWithNotes or dealWithoutCustomStatus. */
+	otherIntegration: string;
+	/** Adviser resource id (adviser family id, used as task assignee). */
+	adviser: string;
+	/** The adviser contact id of `adviser`: the ready client's UserId. */
+	adviserContactId: string;
+	/** Every adviser contact id that the UserId header accepts. */
+	adviserContactIds: string[];
+}
+
+/**
+ * In-process access to the sandbox's records (for tests).
+ *
+ * - `get(type, id)` / `list(type)` / `idsOf(type)` / `count(type)`: read any stored record by
+ *   type and id (deep copies, every attribute including computed ones; relationships as
+ *   identifiers). `list` materialises every record of the type: fine for small sizes.
+ * - `createDeal(attrs?)`, `updateDeal(id, attrs)`, `createContact(attrs?, contactGroupId?)`,
+ *   `updateContact(id, attrs)`: change records the way the service would; `created`/`updated` are
+ *   stamped with the sandbox clock (`now()`), unless given in `attrs`. Attribute names are the
+ *   API's; for deals `customStatusId` / `adviserId`, for contacts `contactGroupId` may be passed too.
+ * - `setNow(date | () => Date)`: replaces the clock (also used for API writes); `now()` reads it.
+ * - `ids`: fixture ids.
+ * - `reset()`: back to the generated state (created records dropped, changes undone).
+ */
+export interface SandboxData {
+	readonly ids: FixtureIds;
+	types(): string[];
+	get<T extends string>(type: T, id: string | number): StoredResource<AttributesOf<T>> | undefined;
+	list<T extends string>(type: T): StoredResource<AttributesOf<T>>[];
+	idsOf(type: string): string[];
+	count(type: string): number;
+	createDeal(
+		attrs?: Partial<DealAttributes> & { customStatusId?: string | number | null; adviserId?: string | number },
+	): StoredResource<DealAttributes>;
+	updateDeal(
+		id: string | number,
+		attrs: Partial<DealAttributes> & { customStatusId?: string | number | null; adviserId?: string | number },
+	): StoredResource<DealAttributes>;
+	createContact(
+		attrs?: Partial<ContactAttributes> & { contactGroupId?: string | number },
+	): StoredResource<ContactAttributes>;
+	updateContact(id: string | number, attrs: Partial<ContactAttributes>): StoredResource<ContactAttributes>;
+	setNow(now: Date | (() => Date)): void;
+	now(): Date;
+	reset(): void;
+}
+
+export interface Sandbox {
+	/** 'http://127.0.0.1:<port>' (no /jsonapi). */
+	baseUrl: string;
+	/** `${baseUrl}/oauth2/token`. */
+	tokenUrl: string;
+	clientId: string;
+	clientSecret: string;
+	/** Adviser contact id of the ready client, e.g. '1001'. */
+	userId: string;
+	/** Every request, in order of arrival (token endpoint and API). */
+	requests: LoggedRequest[];
+	apiRequests(): LoggedRequest[];
+	tokenRequests(): LoggedRequest[];
+	clearLog(): void;
+	/** Every access token ever issued. */
+	issuedTokens(): string[];
+	/** The next `times` (default 1; Infinity allowed) matching requests get the fault (checked before auth). */
+	injectFault(match: FaultMatch, fault: Fault, times?: number): void;
+	clearFaults(): void;
+	expireAllTokens(): void;
+	revokeToken(token: string): void;
+	setRateLimit(cfg: false | RateLimitConfig): void;
+	/** Total rate-limit cost charged since start/reset (counted even when the limiter is off). */
+	rateLimitSpent(): number;
+	resetRateLimitSpent(): void;
+	/** If set, absolute links use this host (or origin, when it contains '://') instead of the Host header. */
+	linkHost?: string;
+	/** Status of a successful PATCH: 200 with the document or 204 without a body. */
+	patchStatus: 200 | 204;
+	/** Turn meta.total / links.last on or off at run time. */
+	countTotals: boolean;
+	/**
+	 * Registers another client. `scopes` limits which scopes it may request (default: any);
+	 * `clientAuth` which client authentication it accepts (default 'any').
+	 */
+	addClient(options?: { scopes?: string[]; clientAuth?: 'any' | 'header' | 'body'; clientId?: string; clientSecret?: string }): {
+		clientId: string;
+		clientSecret: string;
+	};
+	data: SandboxData;
+	close(): Promise<void>;
+}
