@@ -172,7 +172,37 @@ function outcomeOfError(error: unknown): Outcome {
 			return { headers: {}, tokenProblem: message };
 		}
 	}
+	// n8n before 2.34 keeps only the status code and the parsed body of an HTTP error.
+	const httpCode = Number((error as { httpCode?: unknown })?.httpCode);
+	if (Number.isInteger(httpCode) && httpCode >= 100) {
+		const data = (error as { context?: { data?: unknown } })?.context?.data;
+		return { status: httpCode, headers: {}, text: bodyText(data) };
+	}
 	return { headers: {}, networkCode: networkErrorCode(error) ?? 'UNKNOWN' };
+}
+
+/**
+ * One exchange. Statuses come back as answers, so their headers and body are always readable
+ * (n8n before 2.34 drops them from the errors it throws); only 401 is left to throw, because that
+ * is what makes n8n renew the token and repeat the request once.
+ */
+async function send(context: RequestContext, options: IHttpRequestOptions, headers: IDataObject): Promise<Outcome> {
+	const attempt = async (ignoreHttpStatusErrors: IHttpRequestOptions['ignoreHttpStatusErrors']): Promise<Outcome & { answered?: boolean }> => {
+		try {
+			const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
+				...options,
+				headers: { ...headers },
+				ignoreHttpStatusErrors,
+			})) as { statusCode: number; headers: unknown; body: unknown };
+			return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), text: bodyText(response.body), answered: true };
+		} catch (error) {
+			return outcomeOfError(error);
+		}
+	};
+	const outcome = await attempt({ ignore: true, except: [401] });
+	// An n8n that ignores `except` hands the 401 back instead of renewing the token: ask again
+	// without ignoring statuses, so that n8n renews it.
+	return outcome.status === 401 && outcome.answered ? await attempt(false) : outcome;
 }
 
 /**
@@ -206,20 +236,7 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 	let rateLimitAttempts = 0;
 	let transientAttempts = 0;
 	for (;;) {
-		let outcome: Outcome;
-		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-				...options,
-				headers: { ...headers },
-			})) as { statusCode: number; headers: unknown; body: unknown };
-			outcome = {
-				status: response.statusCode,
-				headers: lowerCaseHeaders(response.headers),
-				text: bodyText(response.body),
-			};
-		} catch (error) {
-			outcome = outcomeOfError(error);
-		}
+		const outcome = await send(this, options, headers);
 
 		const failure: FailedExchange = {
 			method: request.method,
