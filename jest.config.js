@@ -6,6 +6,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
-	setupFiles: ['<rootDir>/test/jest.setup.ts'],
+	globalSetup: '<rootDir>/test/jest.global-setup.ts',
+	globalTeardown: '<rootDir>/test/jest.global-teardown.ts',
 	testTimeout: 30000,
 };

@@ -412,3 +412,30 @@ describe('ids and items', () => {
 		expect(env.sandbox.apiRequests()).toHaveLength(2);
 	});
 });
+
+describe('optional fields that resolve to nothing', () => {
+	it('create leaves out empty, undefined and null values from expressions', async () => {
+		const result = await env.run(
+			'loanCrmContacts',
+			{
+				resource: 'contact',
+				operation: 'create',
+				additionalFields: { firstName: '={{ $json.first }}', mobile: '={{ $json.mobile }}', email: '={{ $json.email }}', lastName: '={{ $json.last }}' },
+			},
+			{ input: [{ first: 'Mere', mobile: '', email: null }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(onlyRequest().json).toEqual({ data: { type: 'contacts', attributes: { firstName: 'Mere' } } });
+	});
+
+	it('update sends null to clear an attribute when an expression gives null', async () => {
+		const result = await env.run('loanCrmDeals', {
+			resource: 'dealNote',
+			operation: 'update',
+			dealNoteId: ids().dealNote,
+			updateFields: { title: 'Kept', detail: '={{ null }}' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(onlyRequest().json).toEqual({ data: { type: 'deal-notes', id: ids().dealNote, attributes: { title: 'Kept', detail: null } } });
+	});
+});

@@ -92,7 +92,7 @@ describe('flatten', () => {
 		const contactOfSecond = (second.contacts as object[])[0];
 		expect(contactOfFirst).toEqual(contactOfSecond);
 		expect(contactOfFirst).not.toBe(contactOfSecond);
-		expect(first.dates).not.toBe((dealsDocument.data as { attributes: { dates: unknown } }[])[0].attributes.dates);
+		expect(first.dates).not.toBe((dealsDocument.data as unknown as Array<{ attributes: { dates: unknown } }>)[0].attributes.dates);
 	});
 
 	it('cuts cycles to {id, type} where jsona produces a circular structure', () => {

@@ -64,8 +64,13 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 	for (const field of optional) {
 		if (!(field.parameter in collection)) continue;
 		const value = collection[field.parameter];
-		// An emptied relationship box means "not set", not "clear it".
-		if (field.kind === 'relationship' && isUnset(value)) continue;
+		// Empty (e.g. an optional form field) leaves the field out; on update an expression giving
+		// null clears an attribute.
+		if (value === null && spec.shape === 'update' && field.kind === 'attribute') {
+			values.attributes[field.name] = null;
+			continue;
+		}
+		if (isUnset(value)) continue;
 		addField(context, spec, field, `${collectionLabel} → ${displayNameOf(field.parameter)}`, value, values, itemIndex);
 	}
 	return values;

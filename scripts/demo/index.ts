@@ -1,0 +1,227 @@
+/**
+ * `npm run demo`: three example workflows run through n8n-core's real engine (the test harness in
+ * test/harness) against the embedded sandbox, their output printed as tables. No credentials, no
+ * internet, nothing beyond `npm ci`.
+ *
+ *   1. Deals settled this month → one line per deal
+ *   2. Web form → contact + external reference (the Loan CRM part of examples/web-form-to-contact.json)
+ *   3. Update a task's progress
+ */
+/* eslint-disable no-console */
+import './env';
+
+import { readFileSync } from 'fs';
+import { join, resolve } from 'path';
+
+import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
+
+import type { WorkflowRunResult } from '../../test/harness';
+import { CredentialStore, START_NODE_TYPE, runWorkflow, sandboxCredential } from '../../test/harness';
+import type { Sandbox } from '../../test/sandbox';
+import { startSandbox } from '../../test/sandbox';
+import { heading, money, printTable } from './table';
+
+const REPO_ROOT = resolve(__dirname, '..', '..');
+const PACKAGE = 'n8n-nodes-loan-crm';
+
+function start(name: string, items: IDataObject[]): INode {
+	return { id: `start-${name}`, name, type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items) } };
+}
+
+function crm(name: string, node: string, parameters: INodeParameters, x: number): INode {
+	return { id: `node-${x}`, name, type: `${PACKAGE}.${node}`, typeVersion: 1, position: [x, 0], parameters };
+}
+
+function chain(...names: string[]): IConnections {
+	const connections: IConnections = {};
+	for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	return connections;
+}
+
+function json(result: WorkflowRunResult, node: string): IDataObject[] {
+	return result.output(node).map((item) => item.json);
+}
+
+/** Stops the demo with the execution's error, the way n8n would show it. */
+function ensureRan(result: WorkflowRunResult, what: string): void {
+	if (!result.error) return;
+	const error = result.error as { message?: string; description?: string; node?: { name?: string } };
+	throw new Error(`${what} failed in node "${error.node?.name ?? '?'}": ${error.message}${error.description ? `\n  ${error.description}` : ''}`);
+}
+
+/** 1. Deals settled this month → one line per deal. */
+async function settledThisMonth(sandbox: Sandbox, store: CredentialStore): Promise<void> {
+	const now = new Date();
+	const month = now.toISOString().slice(0, 7);
+	const monthStart = `${month}-01`;
+	heading(
+		'1. Deals settled this month → one line per deal',
+		`Loan CRM Deals › Deal › Get Many, Filter and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'${monthStart}')), Return All.\n` +
+			'(The sandbox first settles four deals this month, as brokers would during the month.)',
+	);
+	// Settle four open deals on different days of this month.
+	const open = sandbox.data.list('deals').filter((deal) => !['Settled', 'NotProceeding'].includes(deal.attributes.dealStatus)).slice(4, 8);
+	open.forEach((deal, index) => {
+		const day = String(Math.min(now.getUTCDate(), 1 + index * 3)).padStart(2, '0');
+		sandbox.data.updateDeal(deal.id, { dealStatus: 'Settled', dates: { ...deal.attributes.dates, settled: `${month}-${day}T10:00:00` } });
+	});
+
+	const result = await runWorkflow(
+		{
+			nodes: [
+				start('Every morning', [{}]),
+				crm(
+					'Settled deals this month',
+					'loanCrmDeals',
+					{
+						resource: 'deal',
+						operation: 'getMany',
+						returnAll: true,
+						options: {
+							filter: `and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'${monthStart}'))`,
+							fields: 'name,dealStatus,dates,totalLoanAmount,lenderName,updated',
+							sort: '-updated',
+						},
+					},
+					300,
+				),
+			],
+			connections: chain('Every morning', 'Settled deals this month'),
+		},
+		{ credentials: store },
+	);
+	ensureRan(result, 'Settled deals this month');
+	const settledOn = (deal: IDataObject) => String((deal.dates as IDataObject | null)?.settled ?? '');
+	const deals = json(result, 'Settled deals this month')
+		.filter((deal) => settledOn(deal).startsWith(month))
+		.sort((a, b) => settledOn(a).localeCompare(settledOn(b)));
+	printTable(deals, {
+		'Deal ID': (deal) => deal.id,
+		Deal: (deal) => deal.name,
+		Lender: (deal) => deal.lenderName,
+		'Total loan': (deal) => money(deal.totalLoanAmount),
+		'Settled on': (deal) => String((deal.dates as IDataObject).settled).slice(0, 10),
+	});
+	console.log('\n  One line per deal, e.g. for a Slack or e-mail node:');
+	for (const deal of deals) {
+		const settled = String((deal.dates as IDataObject).settled).slice(0, 10);
+		console.log(`  • ${deal.name ?? `Deal ${String(deal.id)}`} settled ${settled}${deal.lenderName ? ` with ${String(deal.lenderName)}` : ''} — ${money(deal.totalLoanAmount) || 'amount n/a'} (deal ${String(deal.id)})`);
+	}
+}
+
+/** 2. The Loan CRM nodes of examples/web-form-to-contact.json, fed two form submissions. */
+async function webFormToContact(sandbox: Sandbox, store: CredentialStore): Promise<void> {
+	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-contact.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
+	const form = example.nodes.find((node) => node.type === 'n8n-nodes-base.formTrigger');
+	if (!form) throw new Error('examples/web-form-to-contact.json has no Form Trigger');
+	const ids = sandbox.data.ids;
+	heading(
+		'2. Web form → contact + external reference',
+		`examples/web-form-to-contact.json with its Form Trigger replaced by two submissions: Loan CRM Contacts › Contact › Create,\n` +
+			`then Loan CRM Deals › Deal External Reference › Create on the deal named in the form (Integration ID set to the sandbox's ${ids.otherIntegration}).`,
+	);
+	const submissions = [
+		{ 'First name': 'Aroha', 'Last name': 'Ngata', Email: ' Aroha.Ngata@Example.com ', Mobile: '+61 412 345 678', 'Deal number': Number(ids.dealWithNotes), 'I agree to receive marketing messages': 'Yes', submittedAt: new Date().toISOString(), formMode: 'production' },
+		{ 'First name': 'Liam', 'Last name': "O'Connor", Email: 'liam.oconnor@example.com', Mobile: '0400 111 222', 'Deal number': Number(ids.dealWithoutCustomStatus), 'I agree to receive marketing messages': 'No', submittedAt: new Date().toISOString(), formMode: 'production' },
+	];
+	const nodes = example.nodes
+		.filter((node) => node.type.startsWith(`${PACKAGE}.`))
+		.map((node) => (node.parameters.resource === 'dealExternalReference' ? { ...node, parameters: { ...node.parameters, integrationId: ids.otherIntegration } } : node));
+	const result = await runWorkflow({ nodes: [start(form.name, submissions), ...nodes], connections: example.connections }, { credentials: store });
+	ensureRan(result, 'Web form → contact');
+	const contacts = json(result, 'Create contact');
+	printTable(contacts, {
+		'Contact ID': (c) => c.id,
+		'First name': (c) => c.firstName,
+		'Last name': (c) => c.lastName,
+		Email: (c) => c.email,
+		Mobile: (c) => c.mobile,
+		Marketing: (c) => (c.hasMarketingConsent ? 'yes' : 'no'),
+	});
+	const references = json(result, 'Record the form on the deal');
+	printTable(
+		references.map((reference, index) => ({ ...reference, dealNumber: submissions[index]?.['Deal number'] })),
+		{
+			'Reference ID': (r) => r.id,
+			'External reference': (r) => r.externalReference,
+			'Deal (from the form)': (r) => r.dealNumber,
+		},
+	);
+	const stored = references.map((reference) => sandbox.data.get('deal-external-references', String(reference.id)));
+	console.log(
+		`  Stored in Loan CRM: ${stored.map((record) => `${String(record?.attributes.externalReference)} → deal ${String((record?.relationships.deal as { id?: string } | null)?.id)}`).join(', ')}`,
+	);
+}
+
+/** 3. Update a task's progress. */
+async function taskProgress(sandbox: Sandbox, store: CredentialStore): Promise<void> {
+	const ids = sandbox.data.ids;
+	heading(
+		"3. Update a task's progress",
+		'Loan CRM Leads & Tasks › Task › Update, Update Fields Progress / Priority / Due Date from each incoming item.',
+	);
+	const changes = [
+		{ taskId: ids.task, progress: 'Completed', priority: 'High', dueDate: '2026-12-01T09:30:00Z' },
+		{ taskId: ids.taskWithDeal, progress: 'InProgress', priority: 'Medium', dueDate: '2026-12-15T17:00:00Z' },
+	];
+	const before = changes.map((change) => sandbox.data.get('tasks', change.taskId)?.attributes ?? {});
+	const result = await runWorkflow(
+		{
+			nodes: [
+				start('Task changes', changes),
+				crm(
+					'Update task',
+					'loanCrmLeadsAndTasks',
+					{
+						resource: 'task',
+						operation: 'update',
+						taskId: '={{ $json.taskId }}',
+						updateFields: { progress: '={{ $json.progress }}', priority: '={{ $json.priority }}', dueDate: '={{ $json.dueDate }}' },
+					},
+					300,
+				),
+			],
+			connections: chain('Task changes', 'Update task'),
+		},
+		{ credentials: store },
+	);
+	ensureRan(result, 'Update task');
+	const tasks = json(result, 'Update task');
+	printTable(
+		tasks.map((task, index) => ({ ...task, before: before[index] })),
+		{
+			'Task ID': (t) => t.id,
+			Title: (t) => t.title,
+			Progress: (t) => `${String((t.before as IDataObject).progress)} → ${String(t.progress)}`,
+			Priority: (t) => `${String((t.before as IDataObject).priority)} → ${String(t.priority)}`,
+			'Due (UTC)': (t) => String(t.dueDate ?? '').slice(0, 16),
+		},
+	);
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const sandbox = await startSandbox({});
+	const store = new CredentialStore();
+	store.add('loanCrmOAuth2Api', sandboxCredential(sandbox));
+	console.log('Loan CRM nodes demo: n8n-core engine + the embedded sandbox (no account, no internet)');
+	console.log(`Sandbox at ${sandbox.baseUrl} with ${sandbox.data.count('deals')} deals and ${sandbox.data.count('contacts')} contacts.`);
+	try {
+		await settledThisMonth(sandbox, store);
+		await webFormToContact(sandbox, store);
+		await taskProgress(sandbox, store);
+		const api = sandbox.apiRequests();
+		console.log(
+			`\n${api.length} API requests (${api.map((request) => `${request.method} ${request.path.replace('/jsonapi', '')}`).join(', ')}), ` +
+				`${sandbox.tokenRequests().length} token request(s), ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+		);
+		console.log('Try the nodes in n8n itself: npm run dev');
+	} finally {
+		await sandbox.close();
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(`\nDemo failed: ${error instanceof Error ? error.message : String(error)}`);
+	process.exitCode = 1;
+});

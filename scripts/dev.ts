@@ -1,0 +1,163 @@
+/**
+ * `npm run dev`: the real n8n (2.30.0, from the e2e cache; installed on first use) with the freshly
+ * built package loaded, the embedded sandbox running with a few thousand deals, and a Loan CRM
+ * credential for it already imported. Prints the editor URL, the login and the sandbox's credential
+ * values, then stays up until Ctrl-C.
+ *
+ *   npm run dev -- [--port 5678] [--sandbox-port 8099] [--deals 3000] [--fresh] [--check]
+ *
+ * --fresh    use a throw-away n8n user folder instead of <cache>/dev-user-folder
+ * --check    start, check that the editor answers HTTP 200, stop (exit 0 / 1)
+ *
+ * The user folder persists between runs (workflows you build stay); the sandbox credential is
+ * re-imported on every start because the sandbox's client secret is new each time. The examples
+ * in examples/ are imported on the first start of a folder.
+ */
+/* eslint-disable no-console */
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
+import { join } from 'path';
+
+import { startSandbox } from '../test/sandbox';
+import { cacheDir, ensureN8n, N8N_VERSION } from './e2e/install';
+import { DEV_OWNER, N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './e2e/n8n';
+import { installInterruptHandler, interruptRequested, log, onInterrupt, tail } from './e2e/util';
+
+function arg(name: string): string | undefined {
+	const index = process.argv.indexOf(name);
+	if (index >= 0) return process.argv[index + 1];
+	return process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+function intArg(name: string, fallback: number): number {
+	const value = arg(name);
+	if (value === undefined) return fallback;
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < 0) throw new Error(`${name} needs a whole number, got '${value}'`);
+	return n;
+}
+
+async function portOrFree(preferred: number): Promise<number> {
+	const { createServer } = await import('net');
+	return await new Promise((resolvePort) => {
+		const server = createServer();
+		server.once('error', () => resolvePort(freePort()));
+		server.listen(preferred, '127.0.0.1', () => server.close(() => resolvePort(preferred)));
+	});
+}
+
+const CREDENTIAL = { id: 'loanCrmSandbox01', name: 'Loan CRM sandbox' };
+
+async function main(): Promise<number> {
+	installInterruptHandler();
+	const check = process.argv.includes('--check');
+	const fresh = process.argv.includes('--fresh') || check;
+	const started = Date.now();
+
+	const install = await ensureN8n();
+	const userFolder = fresh ? undefined : join(cacheDir(), 'dev-user-folder');
+	if (userFolder) mkdirSync(userFolder, { recursive: true });
+	const firstStart = !userFolder || !existsSync(join(userFolder, '.n8n', 'database.sqlite'));
+	const port = await portOrFree(intArg('--port', 5678));
+	const n8n = await new N8nInstance(install, userFolder).init({ port, logLevel: 'info' });
+
+	log('building the package (npm run build + npm pack)');
+	const workDir = join(n8n.userFolder, 'pack-tmp');
+	rmSync(workDir, { recursive: true, force: true });
+	const pack = await buildAndPack(workDir);
+	await installPackage(n8n.userFolder, pack);
+	rmSync(workDir, { recursive: true, force: true });
+
+	const deals = intArg('--deals', 3000);
+	const sandbox = await startSandbox({ sizes: { deals, contacts: Math.max(120, Math.round(deals / 4)) }, port: await portOrFree(intArg('--sandbox-port', 8099)) });
+	const credentialData = {
+		baseUrl: sandbox.baseUrl,
+		accessTokenUrl: sandbox.tokenUrl,
+		clientId: sandbox.clientId,
+		clientSecret: sandbox.clientSecret,
+		scope: 'api',
+		authentication: 'header',
+		userId: sandbox.userId,
+	};
+	log(`sandbox up at ${sandbox.baseUrl} (${sandbox.data.count('deals')} deals); importing the credential`);
+	await n8n.importCredentials([{ ...CREDENTIAL, type: 'loanCrmOAuth2Api', data: credentialData }]);
+	if (firstStart) {
+		const examples = readdirSync(join(REPO_ROOT, 'examples')).filter((file) => file.endsWith('.json'));
+		if (examples.length > 0) {
+			log(`importing ${examples.length} example workflow(s) from examples/`);
+			await n8n.importWorkflowFolder(join(REPO_ROOT, 'examples'));
+		}
+	}
+
+	let stopping = false;
+	const shutdown = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		console.log('\nStopping n8n and the sandbox …');
+		await n8n.stop();
+		await sandbox.close();
+		if (fresh) n8n.remove();
+		process.exit(code);
+	};
+	// Ctrl-C: the interrupt handler stops n8n (its own process group), then this runs.
+	onInterrupt(() => {
+		stopping = true;
+		if (fresh) n8n.remove();
+		else writeFileSync(join(n8n.userFolder, 'n8n.log'), n8n.serverOutput);
+		console.log(`Stopped. ${sandbox.apiRequests().length} sandbox API requests this session.`);
+	});
+
+	log(`starting n8n ${N8N_VERSION} (log: ${join(n8n.userFolder, 'n8n.log')})`);
+	try {
+		await n8n.start(port, 180_000);
+	} catch (error) {
+		console.error(error instanceof Error ? error.message : error);
+		await shutdown(1);
+		return 1;
+	}
+	const logFile = join(n8n.userFolder, 'n8n.log');
+	const flushLog = () => writeFileSync(logFile, n8n.serverOutput);
+	const logTimer = setInterval(flushLog, 2000);
+	logTimer.unref();
+
+	const rest = new N8nRest(`http://127.0.0.1:${port}`);
+	const session = await rest.ownerSession().catch((error: unknown) => `not set up (${error instanceof Error ? error.message : String(error)})`);
+	const editorUrl = `http://localhost:${port}/`;
+	const editor = await fetch(editorUrl).catch(() => undefined);
+
+	console.log(`
+n8n ${N8N_VERSION} with ${pack.name}@${pack.version} is up (${((Date.now() - started) / 1000).toFixed(0)} s)
+
+  Editor:        ${editorUrl}   (HTTP ${editor?.status ?? 'no answer'})
+  Log in:        ${DEV_OWNER.email} / ${DEV_OWNER.password}   (owner ${session})
+  User folder:   ${n8n.userFolder}${fresh ? ' (removed on exit)' : ''}
+
+Loan CRM sandbox (credential "${CREDENTIAL.name}" is already imported)
+  Base URL:      ${credentialData.baseUrl}
+  Token URL:     ${credentialData.accessTokenUrl}
+  Client ID:     ${credentialData.clientId}
+  Client secret: ${credentialData.clientSecret}
+  Scope:         api
+  Client auth:   Send as Basic Auth Header (header)
+  User ID:       ${credentialData.userId}
+  Data:          ${sandbox.data.count('deals')} deals, ${sandbox.data.count('contacts')} contacts
+${check ? '' : '\nPress Ctrl-C to stop.'}`);
+
+	if (!check) {
+		n8n.serverProcess?.once('exit', (code) => {
+			if (stopping || interruptRequested()) return;
+			flushLog();
+			console.error(`n8n exited (${code}); last output:\n${tail(n8n.serverOutput, 30)}`);
+			void shutdown(1);
+		});
+		return await new Promise<number>(() => undefined);
+	}
+	const ok = editor?.status === 200 && (await editor.text()).includes('<html');
+	console.log(ok ? 'check: the editor answered HTTP 200 with the app page' : `check FAILED: the editor answered ${editor?.status ?? 'nothing'}`);
+	await shutdown(ok ? 0 : 1);
+	return ok ? 0 : 1;
+}
+
+main().catch((error: unknown) => {
+	console.error(`npm run dev failed: ${error instanceof Error ? error.message : String(error)}`);
+	process.exit(2);
+});

@@ -1,0 +1,543 @@
+/**
+ * What the real-n8n end-to-end run executes and checks: one node per operation of the four action
+ * nodes (20), a chained pair that passes data between nodes through expressions, and the requests
+ * the sandbox must have received for each. Ids come from the sandbox's fixtures.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { FixtureIds, LoggedRequest } from '../../test/sandbox';
+
+export const PACKAGE = 'n8n-nodes-loan-crm';
+
+export type ActionNode = 'loanCrmDeals' | 'loanCrmContacts' | 'loanCrmLeadsAndTasks' | 'loanCrmOrganisationsAndAssets';
+
+export interface ExpectedRequest {
+	method: string;
+	/** Path without the query, e.g. `/jsonapi/deals`; a RegExp for paths with ids assigned at run time. */
+	path: string | RegExp;
+	status?: number;
+	/** Extra checks on the request; return a message for each problem. */
+	check?: (request: LoggedRequest) => string[];
+}
+
+export interface OperationCase {
+	/** `<node>/<resource>.<operation>`, used in messages. */
+	key: string;
+	/** Node name in the workflow (unique). */
+	name: string;
+	node: ActionNode;
+	parameters: INodeParameters;
+	/** Name of the node feeding this one; default the workflow's Manual Trigger. */
+	after?: string;
+	/** The requests this node must cause, in order. */
+	requests: ExpectedRequest[];
+	/** The node is expected to output `{ error }` items (Continue On Fail); `check` inspects them. */
+	expectsError?: boolean;
+	/** Checks on the node's output items; return a message for each problem. */
+	check: (items: IDataObject[]) => string[];
+}
+
+/** Small assertion helpers that return messages instead of throwing, so every problem is listed. */
+/** JSON with object keys sorted, so key order never decides equality. */
+export function canonical(value: unknown): string {
+	return JSON.stringify(value, (_key, inner: unknown) =>
+		inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+			? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+			: inner,
+	);
+}
+
+export const expectThat = {
+	equal(label: string, actual: unknown, expected: unknown): string[] {
+		return canonical(actual) === canonical(expected)
+			? []
+			: [`${label}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+	},
+	count(items: IDataObject[], expected: number): string[] {
+		return items.length === expected ? [] : [`expected ${expected} item(s), got ${items.length}`];
+	},
+	fields(label: string, item: IDataObject | undefined, expected: IDataObject): string[] {
+		if (item === undefined) return [`${label}: no item`];
+		return Object.entries(expected).flatMap(([key, value]) =>
+			canonical(item[key]) === canonical(value)
+				? []
+				: [`${label}.${key}: expected ${JSON.stringify(value)}, got ${JSON.stringify(item[key])}`],
+		);
+	},
+	every(label: string, items: IDataObject[], predicate: (item: IDataObject) => boolean): string[] {
+		const bad = items.filter((item) => !predicate(item));
+		return bad.length === 0 ? [] : [`${label}: ${bad.length} of ${items.length} item(s) fail, first: ${JSON.stringify(bad[0]).slice(0, 300)}`];
+	},
+};
+
+const { equal, count, fields, every } = expectThat;
+
+/** The body of a JSON:API write as the sandbox logged it. */
+function bodyIs(expected: unknown): (request: LoggedRequest) => string[] {
+	return (request) => equal('request body', request.json, expected);
+}
+
+function queryIs(expected: Record<string, string>): (request: LoggedRequest) => string[] {
+	return (request) => Object.entries(expected).flatMap(([key, value]) => equal(`query ${key}`, request.query[key], value));
+}
+
+/** Every operation of the four action nodes, in the order the workflow runs them. */
+export function operationCases(ids: FixtureIds, customStatusOfDeal: string): OperationCase[] {
+	const deals: OperationCase[] = [
+		{
+			key: 'loanCrmDeals/deal.getMany',
+			name: 'Deals: deal.getMany',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'deal', operation: 'getMany', returnAll: false, limit: 3, options: { filter: "equals(dealStatus,'Settled')", sort: '-id' } },
+			requests: [{ method: 'GET', path: '/jsonapi/deals', check: queryIs({ filter: "equals(dealStatus,'Settled')", sort: '-id', 'page[size]': '3' }) }],
+			check: (items) => [
+				...count(items, 3),
+				...every('every deal Settled, type deals', items, (item) => item.dealStatus === 'Settled' && item.type === 'deals'),
+				...equal('ids descending', items.map((item) => Number(item.id)), [...items.map((item) => Number(item.id))].sort((a, b) => b - a)),
+			],
+		},
+		{
+			key: 'loanCrmDeals/dealStructure.getDeal',
+			name: 'Deals: dealStructure.getDeal',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'dealStructure', operation: 'getDeal', dealStructureId: ` ${ids.dealStructure} ` },
+			requests: [{ method: 'GET', path: `/jsonapi/deal-structures/${ids.dealStructure}/deal` }],
+			check: (items) => [...count(items, 1), ...fields('deal', items[0], { id: ids.dealWithNotes, type: 'deals' })],
+		},
+		{
+			key: 'loanCrmDeals/dealStructure.update',
+			name: 'Deals: dealStructure.update',
+			node: 'loanCrmDeals',
+			parameters: {
+				resource: 'dealStructure',
+				operation: 'update',
+				dealStructureId: ids.dealStructure,
+				updateFields: { interestRate: 0.0549, rateTermYears: 3, loanStructureType: 'InterestOnly', fixedRateExpiryDate: '2029-06-30T00:00:00' },
+			},
+			requests: [
+				{
+					method: 'PATCH',
+					path: `/jsonapi/deal-structures/${ids.dealStructure}`,
+					status: 200,
+					check: bodyIs({
+						data: {
+							type: 'deal-structures',
+							id: ids.dealStructure,
+							attributes: { interestRate: 0.0549, rateTermYears: 3, loanStructureType: 'InterestOnly', fixedRateExpiryDate: '2029-06-30' },
+						},
+					}),
+				},
+			],
+			check: (items) => [
+				...count(items, 1),
+				...fields('structure', items[0], { id: ids.dealStructure, type: 'deal-structures', interestRate: 0.0549, rateTermYears: 3, fixedRateExpiryDate: '2029-06-30' }),
+			],
+		},
+		{
+			key: 'loanCrmDeals/dealSecurity.getMany',
+			name: 'Deals: dealSecurity.getMany',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'dealSecurity', operation: 'getMany', returnAll: false, limit: 4 },
+			requests: [{ method: 'GET', path: '/jsonapi/deal-securities', check: queryIs({ 'page[size]': '4' }) }],
+			check: (items) => [...count(items, 4), ...every('type deal-securities with id', items, (item) => item.type === 'deal-securities' && typeof item.id === 'string')],
+		},
+		{
+			key: 'loanCrmDeals/dealExternalReference.getMany',
+			name: 'Deals: dealExternalReference.getMany',
+			node: 'loanCrmDeals',
+			parameters: {
+				resource: 'dealExternalReference',
+				operation: 'getMany',
+				returnAll: true,
+				options: {
+					conditions: {
+						condition: [
+							{ field: 'integration.name', operator: 'equals', value: 'MyIntegrationSource' },
+							{ field: 'externalReference', operator: 'equals', value: 'ABC1234' },
+						],
+					},
+					include: 'deal',
+				},
+			},
+			requests: [
+				{
+					method: 'GET',
+					path: '/jsonapi/deal-external-references',
+					check: queryIs({ filter: "and(equals(integration.name,'MyIntegrationSource'),equals(externalReference,'ABC1234'))", include: 'deal' }),
+				},
+			],
+			check: (items) => [
+				...count(items, 1),
+				...fields('reference', items[0], { id: ids.dealExternalReference, externalReference: 'ABC1234' }),
+				...equal('included deal id', (items[0]?.deal as IDataObject | undefined)?.id, ids.dealWithNotes),
+			],
+		},
+		{
+			key: 'loanCrmDeals/dealExternalReference.create',
+			name: 'Deals: dealExternalReference.create',
+			node: 'loanCrmDeals',
+			parameters: {
+				resource: 'dealExternalReference',
+				operation: 'create',
+				externalReference: 'HUB-778',
+				integrationId: ids.otherIntegration,
+				dealId: ids.dealWithNotes,
+			},
+			requests: [
+				{
+					method: 'POST',
+					path: '/jsonapi/deal-external-references',
+					status: 201,
+					check: bodyIs({
+						data: {
+							type: 'deal-external-references',
+							attributes: { externalReference: 'HUB-778' },
+							relationships: {
+								integration: { data: { type: 'integrations', id: ids.otherIntegration } },
+								deal: { data: { type: 'deals', id: ids.dealWithNotes } },
+							},
+						},
+					}),
+				},
+			],
+			check: (items) => [
+				...count(items, 1),
+				...fields('created reference', items[0], { type: 'deal-external-references', externalReference: 'HUB-778' }),
+				...(typeof items[0]?.id === 'string' && items[0].id !== '' ? [] : ['created reference has no id']),
+			],
+		},
+		{
+			key: 'loanCrmDeals/dealNote.getMany',
+			name: 'Deals: dealNote.getMany',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'dealNote', operation: 'getMany', dealId: ids.dealWithNotes },
+			requests: [{ method: 'GET', path: `/jsonapi/deals/${ids.dealWithNotes}/dealNotes` }],
+			check: (items) => [...count(items, 3), ...every('deal-notes with a title', items, (item) => item.type === 'deal-notes' && typeof item.title === 'string')],
+		},
+		{
+			key: 'loanCrmDeals/dealNote.update',
+			name: 'Deals: dealNote.update',
+			node: 'loanCrmDeals',
+			parameters: {
+				resource: 'dealNote',
+				operation: 'update',
+				dealNoteId: ids.dealNote,
+				updateFields: { title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' },
+			},
+			requests: [
+				{
+					method: 'PATCH',
+					path: `/jsonapi/deal-notes/${ids.dealNote}`,
+					check: bodyIs({ data: { type: 'deal-notes', id: ids.dealNote, attributes: { title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' } } }),
+				},
+			],
+			check: (items) => [...count(items, 1), ...fields('note', items[0], { id: ids.dealNote, title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' })],
+		},
+		{
+			key: 'loanCrmDeals/dealNote.delete',
+			name: 'Deals: dealNote.delete',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'dealNote', operation: 'delete', dealNoteId: ids.dealNote },
+			requests: [{ method: 'DELETE', path: `/jsonapi/deal-notes/${ids.dealNote}`, status: 204 }],
+			check: (items) => equal('items', items, [{ id: ids.dealNote, deleted: true }]),
+		},
+		{
+			key: 'loanCrmDeals/customStatus.get',
+			name: 'Deals: customStatus.get',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'customStatus', operation: 'get', dealId: ids.dealWithCustomStatus },
+			requests: [{ method: 'GET', path: `/jsonapi/deals/${ids.dealWithCustomStatus}/customStatus` }],
+			check: (items) => [...count(items, 1), ...fields('custom status', items[0], { id: customStatusOfDeal, type: 'custom-statuses' })],
+		},
+		{
+			key: 'loanCrmDeals/income.getMany',
+			name: 'Deals: income.getMany',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'income', operation: 'getMany', returnAll: false, limit: 5, options: { sort: '-value' } },
+			requests: [{ method: 'GET', path: '/jsonapi/incomes', check: queryIs({ sort: '-value', 'page[size]': '5' }) }],
+			check: (items) => {
+				const values = items.map((item) => item.value as number);
+				return [...count(items, 5), ...equal('values sorted descending', values, [...values].sort((a, b) => b - a))];
+			},
+		},
+	];
+
+	const contacts: OperationCase[] = [
+		{
+			key: 'loanCrmContacts/contact.getMany',
+			name: 'Contacts: contact.getMany',
+			node: 'loanCrmContacts',
+			parameters: {
+				resource: 'contact',
+				operation: 'getMany',
+				returnAll: true,
+				options: { conditions: { condition: [{ field: 'lastName', operator: 'equals', value: "O'Brien" }] } },
+			},
+			requests: [{ method: 'GET', path: '/jsonapi/contacts', check: queryIs({ filter: "equals(lastName,'O''Brien')" }) }],
+			check: (items) => [
+				...(items.some((item) => item.id === ids.contactWithApostrophe) ? [] : [`contact ${ids.contactWithApostrophe} (O'Brien) not in the output`]),
+				...every("lastName O'Brien", items, (item) => item.lastName === "O'Brien"),
+			],
+		},
+		{
+			key: 'loanCrmContacts/contact.create',
+			name: 'Contacts: contact.create',
+			node: 'loanCrmContacts',
+			parameters: {
+				resource: 'contact',
+				operation: 'create',
+				additionalFields: {
+					firstName: 'Aroha',
+					lastName: 'Ngata',
+					email: 'aroha@example.com',
+					mobile: '+61412345678',
+					hasMarketingConsent: false,
+					dateOfBirth: '1990-04-05T00:00:00',
+					contactGroupId: ids.contactGroup,
+				},
+			},
+			requests: [
+				{
+					method: 'POST',
+					path: '/jsonapi/contacts',
+					status: 201,
+					check: bodyIs({
+						data: {
+							type: 'contacts',
+							attributes: {
+								firstName: 'Aroha',
+								lastName: 'Ngata',
+								email: 'aroha@example.com',
+								mobile: '+61412345678',
+								hasMarketingConsent: false,
+								dateOfBirth: '1990-04-05',
+							},
+							relationships: { contactGroup: { data: { type: 'contact-groups', id: ids.contactGroup } } },
+						},
+					}),
+				},
+			],
+			check: (items) => [...count(items, 1), ...fields('contact', items[0], { type: 'contacts', firstName: 'Aroha', lastName: 'Ngata', dateOfBirth: '1990-04-05' })],
+		},
+		{
+			// Chained after contact.create: the reference is built from the created contact's id.
+			key: 'loanCrmContacts/contactExternalReference.update',
+			name: 'Contacts: contactExternalReference.update',
+			node: 'loanCrmContacts',
+			after: 'Contacts: contact.create',
+			parameters: {
+				resource: 'contactExternalReference',
+				operation: 'update',
+				contactExternalReferenceId: ids.contactExternalReference,
+				externalReference: "={{ 'WEB-' + $json.id + '-' + $json.lastName }}",
+			},
+			requests: [
+				{
+					method: 'PATCH',
+					path: `/jsonapi/contact-external-references/${ids.contactExternalReference}`,
+					check: (request) => {
+						const data = (request.json as { data?: IDataObject } | undefined)?.data;
+						const reference = (data?.attributes as IDataObject | undefined)?.externalReference;
+						return [
+							...equal('request body keys', Object.keys(data ?? {}).sort(), ['attributes', 'id', 'type']),
+							...(typeof reference === 'string' && /^WEB-\d+-Ngata$/.test(reference) ? [] : [`externalReference should be WEB-<new contact id>-Ngata, got ${JSON.stringify(reference)}`]),
+						];
+					},
+				},
+			],
+			check: (items) => [
+				...count(items, 1),
+				...fields('reference', items[0], { id: ids.contactExternalReference, type: 'contact-external-references' }),
+				...(/^WEB-\d+-Ngata$/.test(String(items[0]?.externalReference)) ? [] : [`externalReference: got ${JSON.stringify(items[0]?.externalReference)}`]),
+			],
+		},
+		{
+			key: 'loanCrmContacts/contactExternalReference.getContact',
+			name: 'Contacts: contactExternalReference.getContact',
+			node: 'loanCrmContacts',
+			parameters: { resource: 'contactExternalReference', operation: 'getContact', contactExternalReferenceId: ids.contactExternalReference },
+			requests: [{ method: 'GET', path: `/jsonapi/contact-external-references/${ids.contactExternalReference}/contact` }],
+			check: (items) => [...count(items, 1), ...fields('contact', items[0], { id: ids.contact, type: 'contacts' })],
+		},
+		{
+			key: 'loanCrmContacts/contactCategory.update',
+			name: 'Contacts: contactCategory.update',
+			node: 'loanCrmContacts',
+			parameters: { resource: 'contactCategory', operation: 'update', contactCategoryId: ids.contactCategory, name: 'Refinance prospects' },
+			requests: [
+				{
+					method: 'PATCH',
+					path: `/jsonapi/contact-categories/${ids.contactCategory}`,
+					check: bodyIs({ data: { type: 'contact-categories', id: ids.contactCategory, attributes: { name: 'Refinance prospects' } } }),
+				},
+			],
+			check: (items) => [...count(items, 1), ...fields('category', items[0], { id: ids.contactCategory, type: 'contact-categories', name: 'Refinance prospects' })],
+		},
+	];
+
+	const leadsAndTasks: OperationCase[] = [
+		{
+			key: 'loanCrmLeadsAndTasks/lead.get',
+			name: 'Leads & Tasks: lead.get',
+			node: 'loanCrmLeadsAndTasks',
+			parameters: { resource: 'lead', operation: 'get', leadId: ids.lead },
+			requests: [{ method: 'GET', path: `/jsonapi/leads/${ids.lead}` }],
+			check: (items) => [
+				...count(items, 1),
+				...fields('lead', items[0], { id: ids.lead, type: 'leads' }),
+				...(typeof items[0]?.dealStatus === 'string' ? [] : ['lead has no dealStatus']),
+			],
+		},
+		{
+			key: 'loanCrmLeadsAndTasks/task.update',
+			name: 'Leads & Tasks: task.update',
+			node: 'loanCrmLeadsAndTasks',
+			parameters: {
+				resource: 'task',
+				operation: 'update',
+				taskId: ids.task,
+				updateFields: { progress: 'Completed', priority: 'High', dueDate: '2026-12-01T09:30:00Z', assigneeId: ids.adviser },
+			},
+			requests: [
+				{
+					method: 'PATCH',
+					path: `/jsonapi/tasks/${ids.task}`,
+					check: bodyIs({
+						data: {
+							type: 'tasks',
+							id: ids.task,
+							attributes: { progress: 'Completed', priority: 'High', dueDate: '2026-12-01T09:30:00.000Z' },
+							relationships: { assignee: { data: { type: 'advisers', id: ids.adviser } } },
+						},
+					}),
+				},
+			],
+			check: (items) => [...count(items, 1), ...fields('task', items[0], { id: ids.task, progress: 'Completed', priority: 'High' })],
+		},
+	];
+
+	const organisationsAndAssets: OperationCase[] = [
+		{
+			key: 'loanCrmOrganisationsAndAssets/organisation.getAddresses',
+			name: 'Organisations & Assets: organisation.getAddresses',
+			node: 'loanCrmOrganisationsAndAssets',
+			parameters: { resource: 'organisation', operation: 'getAddresses', organisationId: ids.organisation },
+			requests: [{ method: 'GET', path: `/jsonapi/organisations/${ids.organisation}/addresses` }],
+			check: (items) => [
+				...count(items, 2),
+				...every('organisation-addresses with formattedAddress', items, (item) => item.type === 'organisation-addresses' && typeof item.formattedAddress === 'string'),
+			],
+		},
+		{
+			key: 'loanCrmOrganisationsAndAssets/asset.getAddresses',
+			name: 'Organisations & Assets: asset.getAddresses',
+			node: 'loanCrmOrganisationsAndAssets',
+			parameters: { resource: 'asset', operation: 'getAddresses', assetId: ids.asset },
+			requests: [{ method: 'GET', path: `/jsonapi/assets/${ids.asset}/addresses` }],
+			check: (items) => [
+				...count(items, 1),
+				...every('financial-address with formattedAddress', items, (item) => item.type === 'financial-address' && typeof item.formattedAddress === 'string'),
+			],
+		},
+	];
+
+	return [...deals, ...contacts, ...leadsAndTasks, ...organisationsAndAssets];
+}
+
+/** The 20 operations of the node contract; the run fails if a case for one is missing. */
+export const CONTRACT_OPERATIONS = [
+	'loanCrmDeals/deal.getMany',
+	'loanCrmDeals/dealStructure.getDeal',
+	'loanCrmDeals/dealStructure.update',
+	'loanCrmDeals/dealSecurity.getMany',
+	'loanCrmDeals/dealExternalReference.getMany',
+	'loanCrmDeals/dealExternalReference.create',
+	'loanCrmDeals/dealNote.getMany',
+	'loanCrmDeals/dealNote.update',
+	'loanCrmDeals/dealNote.delete',
+	'loanCrmDeals/customStatus.get',
+	'loanCrmDeals/income.getMany',
+	'loanCrmContacts/contact.getMany',
+	'loanCrmContacts/contact.create',
+	'loanCrmContacts/contactExternalReference.getContact',
+	'loanCrmContacts/contactExternalReference.update',
+	'loanCrmContacts/contactCategory.update',
+	'loanCrmLeadsAndTasks/lead.get',
+	'loanCrmLeadsAndTasks/task.update',
+	'loanCrmOrganisationsAndAssets/organisation.getAddresses',
+	'loanCrmOrganisationsAndAssets/asset.getAddresses',
+];
+
+/** What the sandbox must be told before the error cases run (each fault answers one request). */
+export interface FaultSetup {
+	path: RegExp;
+	fault: { status: number; headers?: Record<string, string>; body?: unknown };
+}
+
+/**
+ * Failures as n8n users meet them, each node with Continue On Fail: the error item must carry the
+ * package's own message (status, resource, the service's detail), writes are never repeated, and
+ * a GET that meets 503 or 429 is retried and succeeds.
+ */
+export function errorCases(ids: FixtureIds): { cases: OperationCase[]; faults: FaultSetup[] } {
+	const errorItem = (pattern: RegExp) => (items: IDataObject[]) => [
+		...count(items, 1),
+		...(typeof items[0]?.error === 'string' && pattern.test(items[0].error) ? [] : [`error item should match ${pattern}, got ${JSON.stringify(items[0]).slice(0, 400)}`]),
+	];
+	const cases: OperationCase[] = [
+		{
+			key: 'errors/404 on a GET',
+			expectsError: true,
+			name: 'Errors: lead.get of a missing lead',
+			node: 'loanCrmLeadsAndTasks',
+			parameters: { resource: 'lead', operation: 'get', leadId: '999999' },
+			requests: [{ method: 'GET', path: '/jsonapi/leads/999999', status: 404 }],
+			check: errorItem(/^Loan CRM has no leads 999999 \(404\)/),
+		},
+		{
+			key: 'errors/409 on a POST (not repeated)',
+			expectsError: true,
+			name: 'Errors: dealExternalReference.create duplicate',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'dealExternalReference', operation: 'create', externalReference: 'DUPLICATE', integrationId: ids.integration, dealId: ids.dealWithNotes },
+			requests: [{ method: 'POST', path: '/jsonapi/deal-external-references', status: 409 }],
+			check: errorItem(/^Loan CRM reported a conflict \(409\)/),
+		},
+		{
+			key: 'errors/422 on a PATCH (not repeated)',
+			expectsError: true,
+			name: 'Errors: dealStructure.update of a settled deal',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'dealStructure', operation: 'update', dealStructureId: ids.lockedDealStructure, updateFields: { interestRate: 0.05 } },
+			requests: [{ method: 'PATCH', path: `/jsonapi/deal-structures/${ids.lockedDealStructure}`, status: 422 }],
+			check: errorItem(/^Loan CRM rejected the data \(422\)/),
+		},
+		{
+			key: 'errors/503 on a GET is retried',
+			name: 'Errors: lead.get after a 503',
+			node: 'loanCrmLeadsAndTasks',
+			parameters: { resource: 'lead', operation: 'get', leadId: ids.lead },
+			requests: [
+				{ method: 'GET', path: `/jsonapi/leads/${ids.lead}`, status: 503 },
+				{ method: 'GET', path: `/jsonapi/leads/${ids.lead}`, status: 200 },
+			],
+			check: (items) => [...count(items, 1), ...fields('lead', items[0], { id: ids.lead, type: 'leads' })],
+		},
+		{
+			key: 'errors/429 waits for retry-after',
+			name: 'Errors: income.getMany after a 429',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'income', operation: 'getMany', returnAll: false, limit: 2 },
+			requests: [
+				{ method: 'GET', path: '/jsonapi/incomes', status: 429 },
+				{ method: 'GET', path: '/jsonapi/incomes', status: 200 },
+			],
+			check: (items) => count(items, 2),
+		},
+	];
+	const faults: FaultSetup[] = [
+		{ path: new RegExp(`^/jsonapi/leads/${ids.lead}$`), fault: { status: 503, body: { errors: [{ status: '503', title: 'Service Unavailable' }] } } },
+		{ path: /^\/jsonapi\/incomes$/, fault: { status: 429, headers: { 'retry-after': '1' }, body: { errors: [{ status: '429', title: 'Too Many Requests' }] } } },
+	];
+	return { cases, faults };
+}

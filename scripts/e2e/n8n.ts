@@ -1,0 +1,327 @@
+/**
+ * The real n8n, driven from outside: an isolated user folder with the package installed the way
+ * n8n's community-package installer lays it out, the environment n8n needs to run headless, and
+ * the CLI commands (import, export, execute, publish, start).
+ */
+import { randomBytes } from 'crypto';
+import { spawn } from 'child_process';
+import type { ChildProcess } from 'child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { createServer } from 'net';
+import { tmpdir } from 'os';
+import { join, resolve } from 'path';
+
+import type { IRun } from 'n8n-workflow';
+
+import type { N8nInstall } from './install';
+import { CommandError, killGroup, log, run, tail, trackGroup, untrackGroup } from './util';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..');
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+	return await new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address !== null ? address.port : 0;
+			server.close(() => resolvePort(port));
+		});
+	});
+}
+
+/** `npm run build`, then `npm pack` into a temp folder; returns the tarball. */
+export async function buildAndPack(workDir: string, options: { skipBuild?: boolean } = {}): Promise<{ tarball: string; name: string; version: string }> {
+	if (!options.skipBuild) await run('npm', ['run', 'build'], { cwd: REPO_ROOT, timeoutMs: 5 * 60_000 });
+	const packDir = join(workDir, 'pack');
+	mkdirSync(packDir, { recursive: true });
+	const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: REPO_ROOT });
+	const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; name: string; version: string }>;
+	return { tarball: join(packDir, info.filename), name: info.name, version: info.version };
+}
+
+/**
+ * Installs a packed tarball into `<userFolder>/.n8n/nodes` exactly as n8n 2.30's
+ * CommunityPackagesService.downloadPackage does: extract with --strip-components=1 into
+ * node_modules/<name>, drop devDependencies/peerDependencies/optionalDependencies from its
+ * package.json, `npm install` its own dependencies (shallow, no scripts, no lock), and record it in
+ * nodes/package.json.
+ */
+export async function installPackage(userFolder: string, pack: { tarball: string; name: string; version: string }): Promise<string> {
+	const nodesDir = join(userFolder, '.n8n', 'nodes');
+	const packageDir = join(nodesDir, 'node_modules', pack.name);
+	rmSync(packageDir, { recursive: true, force: true });
+	mkdirSync(packageDir, { recursive: true });
+	const manifestPath = join(nodesDir, 'package.json');
+	const manifest = existsSync(manifestPath)
+		? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies?: Record<string, string> })
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	await run('tar', ['-xzf', pack.tarball, '-C', packageDir, '--strip-components=1']);
+	const packageJsonPath = join(packageDir, 'package.json');
+	const { devDependencies, peerDependencies, optionalDependencies, ...packageJson } = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as Record<string, unknown>;
+	void devDependencies;
+	void peerDependencies;
+	void optionalDependencies;
+	writeFileSync(packageJsonPath, JSON.stringify(packageJson, null, 2));
+	if (packageJson.dependencies && Object.keys(packageJson.dependencies as object).length > 0) {
+		await run('npm', ['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'], {
+			cwd: packageDir,
+			timeoutMs: 5 * 60_000,
+		});
+	}
+	manifest.dependencies = { ...(manifest.dependencies ?? {}), [pack.name]: pack.version };
+	writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+	return packageDir;
+}
+
+export interface N8nEnvOptions {
+	userFolder: string;
+	/** Editor/REST port (only `n8n start` listens). */
+	port?: number;
+	logLevel?: string;
+}
+
+/** The environment for every n8n command of one user folder. */
+export async function n8nEnvironment(install: N8nInstall, options: N8nEnvOptions): Promise<NodeJS.ProcessEnv> {
+	const env: NodeJS.ProcessEnv = {};
+	// Keep PATH/HOME/locale, drop the caller's N8N_* / DB_* settings so a developer's own n8n
+	// configuration cannot leak into the test.
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE|WEBHOOK_URL|NODE_OPTIONS|NODES_)/.test(key)) continue;
+		env[key] = value;
+	}
+	const keyFile = join(options.userFolder, 'encryption-key');
+	if (!existsSync(keyFile)) writeFileSync(keyFile, randomBytes(24).toString('hex'));
+	return {
+		...env,
+		PATH: `${join(install.nodeDir, 'bin')}:${process.env.PATH ?? ''}`,
+		N8N_USER_FOLDER: options.userFolder,
+		N8N_ENCRYPTION_KEY: readFileSync(keyFile, 'utf8'),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		// `n8n execute` prints the run through the logger at level info.
+		N8N_LOG_LEVEL: options.logLevel ?? 'info',
+		N8N_LOG_OUTPUT: 'console',
+		DB_TYPE: 'sqlite',
+		DB_SQLITE_POOL_SIZE: '2',
+		// n8n's default: requests to loopback addresses (the sandbox) are allowed. Pinned here so a
+		// developer's N8N_SSRF_PROTECTION_ENABLED=true cannot turn the run into a false failure.
+		N8N_SSRF_PROTECTION_ENABLED: 'false',
+		// Community packages load from <user folder>/.n8n/nodes/node_modules; nothing reinstalls.
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_REINSTALL_MISSING_PACKAGES: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		// Task runners are always on in n8n 2; give this instance's broker its own port.
+		N8N_RUNNERS_ENABLED: 'true',
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: 'localhost',
+		N8N_PORT: String(options.port ?? 5678),
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `http://localhost:${options.port ?? 5678}/`,
+		GENERIC_TIMEZONE: 'UTC',
+		TZ: 'UTC',
+		EXECUTIONS_MODE: 'regular',
+		N8N_METRICS: 'false',
+		N8N_PUBLIC_API_DISABLED: 'true',
+		N8N_NO_COLOR: 'true',
+		NO_COLOR: '1',
+	};
+}
+
+/** One n8n user folder (own SQLite database, own nodes folder) and its CLI. */
+export class N8nInstance {
+	readonly userFolder: string;
+	env: NodeJS.ProcessEnv = {};
+	private server?: ChildProcess;
+	serverOutput = '';
+	/** Every CLI call made, for the timing report. */
+	readonly calls: Array<{ command: string; ms: number }> = [];
+
+	constructor(
+		readonly install: N8nInstall,
+		userFolder?: string,
+	) {
+		this.userFolder = userFolder ?? mkdtempSync(join(tmpdir(), 'loan-crm-n8n-e2e-'));
+	}
+
+	async init(options: Omit<N8nEnvOptions, 'userFolder'> = {}): Promise<this> {
+		this.env = await n8nEnvironment(this.install, { ...options, userFolder: this.userFolder });
+		return this;
+	}
+
+	/** Runs `n8n <args>`; rejects with the output on a non-zero exit unless allowFailure. */
+	async cli(args: string[], options: { allowFailure?: boolean; timeoutMs?: number } = {}) {
+		const t0 = Date.now();
+		try {
+			return await run(this.install.node, [this.install.n8nBin, ...args], {
+				cwd: this.userFolder,
+				env: this.env,
+				allowFailure: options.allowFailure,
+				timeoutMs: options.timeoutMs ?? 180_000,
+			});
+		} finally {
+			this.calls.push({ command: `n8n ${args.join(' ')}`, ms: Date.now() - t0 });
+		}
+	}
+
+	private writeJson(name: string, value: unknown): string {
+		const file = join(this.userFolder, name);
+		writeFileSync(file, JSON.stringify(value, null, 2));
+		return file;
+	}
+
+	async importCredentials(credentials: unknown[]): Promise<void> {
+		await this.cli(['import:credentials', `--input=${this.writeJson('credentials.json', credentials)}`]);
+	}
+
+	async importWorkflows(workflows: unknown[], fileName = 'workflows.json'): Promise<void> {
+		await this.cli(['import:workflow', `--input=${this.writeJson(fileName, workflows)}`]);
+	}
+
+	/** `import:workflow --separate --input=<dir>`: every .json file in the folder, as a user would import examples. */
+	async importWorkflowFolder(dir: string) {
+		return await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	}
+
+	async exportWorkflows(): Promise<Array<Record<string, unknown>>> {
+		const file = join(this.userFolder, 'export.json');
+		await this.cli(['export:workflow', '--all', `--output=${file}`]);
+		return JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, unknown>>;
+	}
+
+	async publish(workflowId: string): Promise<void> {
+		await this.cli(['publish:workflow', `--id=${workflowId}`]);
+	}
+
+	/**
+	 * `n8n execute --id=<id> --rawOutput`. Returns the parsed run when n8n printed one, and the raw
+	 * output; `ok` is false when n8n exited non-zero (a failed execution).
+	 */
+	async execute(workflowId: string): Promise<{ ok: boolean; run?: IRun; stdout: string; stderr: string; code: number | null }> {
+		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true });
+		return { ok: result.code === 0, run: parseRun(result.stdout), stdout: result.stdout, stderr: result.stderr, code: result.code };
+	}
+
+	/** Starts `n8n start` and waits until the editor answers on /healthz. */
+	async start(port: number, timeoutMs = 120_000): Promise<void> {
+		this.serverOutput = '';
+		const child = spawn(this.install.node, [this.install.n8nBin, 'start'], { cwd: this.userFolder, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		this.server = child;
+		trackGroup(child.pid);
+		child.once('exit', () => untrackGroup(child.pid));
+		const collect = (chunk: Buffer) => {
+			this.serverOutput += chunk.toString();
+		};
+		child.stdout?.on('data', collect);
+		child.stderr?.on('data', collect);
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			if (child.exitCode !== null || child.signalCode !== null) {
+				throw new Error(`n8n start exited (${child.signalCode ?? child.exitCode}) before it was ready:\n${tail(this.serverOutput, 60)}`);
+			}
+			try {
+				const response = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
+				if (response.ok) return;
+			} catch {
+				// not listening yet
+			}
+			await new Promise((r) => setTimeout(r, 250));
+		}
+		throw new Error(`n8n start was not ready within ${timeoutMs / 1000}s:\n${tail(this.serverOutput, 60)}`);
+	}
+
+	get serverProcess(): ChildProcess | undefined {
+		return this.server;
+	}
+
+	/** Stops `n8n start` (SIGTERM to its process group) and waits for it to exit. */
+	async stop(timeoutMs = 30_000): Promise<void> {
+		const child = this.server;
+		if (!child || child.exitCode !== null || child.signalCode !== null) return;
+		let timer: NodeJS.Timeout | undefined;
+		const exited = new Promise<void>((r) => child.once('exit', () => r()));
+		killGroup(child.pid, timeoutMs);
+		await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, timeoutMs + 2000)))]);
+		clearTimeout(timer);
+		this.server = undefined;
+	}
+
+	remove(): void {
+		rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+/**
+ * The JSON document `n8n execute --rawOutput` prints (`JSON.stringify(run, null, 2)`): it starts at
+ * a line that is exactly "{" and ends at the next line that is exactly "}". Log lines around it are
+ * ignored.
+ */
+export function parseRun(stdout: string): IRun | undefined {
+	const lines = stdout.split('\n');
+	for (let start = lines.length - 1; start >= 0; start--) {
+		if (lines[start] !== '{') continue;
+		const end = lines.findIndex((line, index) => index > start && line === '}');
+		if (end < 0) continue;
+		try {
+			return JSON.parse(lines.slice(start, end + 1).join('\n')) as IRun;
+		} catch {
+			// keep looking
+		}
+	}
+	return undefined;
+}
+
+export { CommandError, log };
+
+/** The owner account `npm run dev` and the e2e run set up (local, throw-away instances only). */
+export const DEV_OWNER = { email: 'dev@loan-crm.local', firstName: 'Loan CRM', lastName: 'Developer', password: 'LoanCrm-dev-1' };
+
+/** A logged-in client of n8n's internal REST API (what the editor uses), for the few calls needed. */
+export class N8nRest {
+	private cookie = '';
+	private readonly browserId = randomBytes(16).toString('hex');
+
+	constructor(readonly baseUrl: string) {}
+
+	async request(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> {
+		const response = await fetch(`${this.baseUrl}/rest${path}`, {
+			method,
+			headers: { 'content-type': 'application/json', 'browser-id': this.browserId, ...(this.cookie ? { cookie: this.cookie } : {}) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const setCookie = response.headers.get('set-cookie');
+		const auth = setCookie?.match(/n8n-auth=[^;]+/)?.[0];
+		if (auth) this.cookie = auth;
+		const text = await response.text();
+		let json: unknown;
+		try {
+			json = JSON.parse(text);
+		} catch {
+			json = undefined;
+		}
+		return { status: response.status, json, text };
+	}
+
+	/** Sets up the instance owner (first start) or logs in as it (later starts). */
+	async ownerSession(owner = DEV_OWNER): Promise<'created' | 'logged in'> {
+		const setup = await this.request('POST', '/owner/setup', owner);
+		if (setup.status === 200) return 'created';
+		const login = await this.request('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		if (login.status === 200) return 'logged in';
+		throw new Error(`n8n owner setup answered ${setup.status} (${setup.text.slice(0, 200)}) and login ${login.status} (${login.text.slice(0, 200)})`);
+	}
+
+	/** What the editor's "Fetch Test Event" / "Execute workflow" from a trigger sends. */
+	async runFromTrigger(workflowId: string, triggerName: string): Promise<{ status: number; json: unknown; text: string }> {
+		return await this.request('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
+	}
+}

@@ -1,0 +1,517 @@
+/**
+ * `npm run test:e2e`: the package in the real n8n 2.30.0 CLI, against the embedded sandbox.
+ *
+ *   1. Node 24 + n8n 2.30.0 from the cache (installed on first use; see install.ts)
+ *   2. npm run build, npm pack, install the tarball into a fresh user folder as n8n's
+ *      community-package installer does
+ *   3. the sandbox, in this process (its request log is read directly)
+ *   4. n8n import:credentials, import:workflow (our workflows and examples/*.json), export:workflow
+ *   5. n8n execute --id … --rawOutput: every operation of the four action nodes; token reuse and
+ *      renewal after a 401 across executions; a failing request without Continue On Fail
+ *   6. n8n start with the trigger workflow published: polls, emits each change once
+ *
+ * Options (environment): LOAN_CRM_E2E_CACHE (install cache), LOAN_CRM_E2E_KEEP=1 (keep the user
+ * folder for inspection), LOAN_CRM_E2E_SKIP_BUILD=1 (use the current dist/), LOAN_CRM_E2E_SKIP_TRIGGER=1.
+ * Exit code 0 when every check passed, 1 when one failed, 2 when the run could not be set up.
+ */
+/* eslint-disable no-console */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { createServer } from 'http';
+import type { Server } from 'http';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
+
+import type { LoggedRequest, Sandbox } from '../../test/sandbox';
+import { startSandbox } from '../../test/sandbox';
+import type { ExpectedRequest, OperationCase } from './cases';
+import { CONTRACT_OPERATIONS, PACKAGE, errorCases, operationCases } from './cases';
+import { validateExamples } from './examples';
+import { N8N_VERSION, ensureN8n } from './install';
+import { knownIssue } from './known-issues';
+import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './n8n';
+import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
+import type { CredentialRef } from './workflows';
+import { CREDENTIAL_ID, TRIGGER_FILTER, WORKFLOW_IDS, failureWorkflow, operationsWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
+
+const timings = new Timings();
+
+interface CheckResult {
+	name: string;
+	problems: string[];
+	/** Shown with a failure: what n8n printed, the node's items, … */
+	context?: string;
+	/** Listed in known-issues.ts: the reason. */
+	known?: string;
+}
+
+const results: CheckResult[] = [];
+const STRICT = Boolean(process.env.LOAN_CRM_E2E_STRICT);
+
+function record(name: string, problems: string[], context?: string): void {
+	const known = knownIssue(name);
+	results.push({ name, problems, context, known });
+	const verdict = problems.length === 0 ? (known ? 'FIXED?' : 'PASS') : known ? 'KNOWN' : 'FAIL';
+	console.log(`  ${verdict.padEnd(6)}  ${name}`);
+	for (const problem of problems) console.log(`          - ${problem}`);
+	if (known && problems.length > 0) console.log(`          (known issue: ${known})`);
+	if (known && problems.length === 0) console.log('          listed in scripts/e2e/known-issues.ts but passes now: remove it from the list');
+}
+
+/** A result that fails the run. */
+function isFailure(result: CheckResult): boolean {
+	if (result.known) return STRICT ? result.problems.length > 0 : result.problems.length === 0;
+	return result.problems.length > 0;
+}
+
+function pathMatches(expected: string | RegExp, actual: string): boolean {
+	return typeof expected === 'string' ? expected === actual : expected.test(actual);
+}
+
+function describeRequest(request: LoggedRequest): string {
+	return `${request.method} ${request.path}${request.rawQuery ? `?${decodeURIComponent(request.rawQuery)}` : ''} → ${request.status}`;
+}
+
+/** Header checks every API request must pass. */
+function headerProblems(sandbox: Sandbox, request: LoggedRequest): string[] {
+	const problems: string[] = [];
+	if (request.headers.userid !== sandbox.userId) problems.push(`${request.method} ${request.path}: UserId header ${JSON.stringify(request.headers.userid)}, expected ${sandbox.userId}`);
+	if (!/^Bearer \S+/.test(request.headers.authorization ?? '')) problems.push(`${request.method} ${request.path}: no Bearer token (Authorization ${JSON.stringify(request.headers.authorization)})`);
+	if (request.headers.accept !== 'application/vnd.api+json') problems.push(`${request.method} ${request.path}: Accept ${JSON.stringify(request.headers.accept)}`);
+	return problems;
+}
+
+function nodeItems(run: IRun | undefined, nodeName: string): INodeExecutionData[] | undefined {
+	const tasks = run?.data.resultData.runData[nodeName];
+	if (!tasks || tasks.length === 0) return undefined;
+	return tasks[tasks.length - 1].data?.main?.[0] ?? [];
+}
+
+function excerpt(value: unknown, max = 1500): string {
+	const text = typeof value === 'string' ? value : JSON.stringify(value, null, 1);
+	return text.length > max ? `${text.slice(0, max)} …` : text;
+}
+
+/** Checks one execution of a cases workflow: each node's items and the requests it caused. */
+function checkOperations(
+	sandbox: Sandbox,
+	cases: OperationCase[],
+	run: IRun | undefined,
+	output: string,
+	label: string,
+	expectedTokenRequests: number,
+): void {
+	const failuresBefore = results.filter(isFailure).length;
+	const log = sandbox.apiRequests();
+	const claimed = new Set<number>();
+	const positions: Array<{ key: string; index: number }> = [];
+	for (const item of cases) {
+		const problems: string[] = [];
+		const items = nodeItems(run, item.name);
+		if (items === undefined) {
+			problems.push(`node "${item.name}" did not run`);
+		} else {
+			const errors = item.expectsError ? [] : items.filter((entry) => entry.json.error !== undefined);
+			for (const entry of errors) problems.push(`node output is an error: ${excerpt(entry.json.error, 600)}`);
+			if (errors.length === 0) problems.push(...item.check(items.map((entry) => entry.json)));
+			const unpaired = items.filter((entry) => entry.pairedItem === undefined);
+			if (unpaired.length > 0) problems.push(`${unpaired.length} output item(s) without pairedItem`);
+		}
+		for (const expected of item.requests) {
+			const index = log.findIndex((request, i) => !claimed.has(i) && request.method === expected.method && pathMatches(expected.path, request.path));
+			if (index < 0) {
+				const seen = log.filter((request) => request.method === expected.method && pathMatches(expected.path, request.path)).length;
+				problems.push(
+					seen === 0
+						? `no ${expected.method} ${String(expected.path)} request reached the sandbox`
+						: `no further ${expected.method} ${String(expected.path)} request (expected one answered ${expected.status ?? 200}) reached the sandbox`,
+				);
+				continue;
+			}
+			claimed.add(index);
+			positions.push({ key: item.key, index });
+			problems.push(...requestProblems(sandbox, expected, log[index]));
+		}
+		const items0 = items?.map((entry) => entry.json);
+		record(item.key, problems, `node "${item.name}" output: ${excerpt(items0 ?? '(did not run)')}`);
+	}
+	const unexpected = log.filter((_, i) => !claimed.has(i));
+	record(
+		`${label}: no other API requests`,
+		unexpected.map((request) => `unexpected request ${describeRequest(request)}`),
+	);
+	const outOfOrder = positions.filter((position, i) => i > 0 && position.index < positions[i - 1].index);
+	record(
+		`${label}: requests in workflow order`,
+		outOfOrder.map((position) => `${position.key} ran earlier than the node before it`),
+	);
+	const tokenRequests = sandbox.tokenRequests();
+	record(
+		`${label}: ${expectedTokenRequests === 1 ? 'one token for the whole execution' : 'the stored token is used'}`,
+		tokenRequests.length === expectedTokenRequests ? [] : [`${tokenRequests.length} token requests, expected ${expectedTokenRequests}`],
+	);
+	if (results.filter(isFailure).length > failuresBefore) {
+		console.log(`\n  n8n execute output (excerpt):\n${tail(output, 40).replace(/^/gm, '    ')}`);
+	}
+}
+
+function requestProblems(sandbox: Sandbox, expected: ExpectedRequest, request: LoggedRequest): string[] {
+	const problems = headerProblems(sandbox, request);
+	const expectedStatus = expected.status ?? 200;
+	if (request.status !== expectedStatus) problems.push(`${describeRequest(request)}: status ${request.status}, expected ${expectedStatus}; body ${excerpt(request.body, 300)}`);
+	if (expected.check) problems.push(...expected.check(request).map((problem) => `${request.method} ${request.path}: ${problem}`));
+	return problems;
+}
+
+/** A tiny HTTP server that collects what the trigger workflow posts. */
+async function startSink(): Promise<{ server: Server; url: string; received: IDataObject[] }> {
+	const received: IDataObject[] = [];
+	const server = createServer((req, res) => {
+		let body = '';
+		req.on('data', (chunk: Buffer) => {
+			body += chunk.toString();
+		});
+		req.on('end', () => {
+			try {
+				received.push(JSON.parse(body) as IDataObject);
+			} catch {
+				received.push({ unparsable: body });
+			}
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{"ok":true}');
+		});
+	});
+	const port = await freePort();
+	await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+	return { server, url: `http://127.0.0.1:${port}/loan-crm-trigger`, received };
+}
+
+async function waitFor(what: string, predicate: () => boolean, timeoutMs: number, intervalMs = 200): Promise<boolean> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (predicate()) return true;
+		await new Promise((r) => setTimeout(r, intervalMs));
+	}
+	log(`gave up waiting for ${what} after ${timeoutMs / 1000}s`);
+	return predicate();
+}
+
+function isTriggerPoll(request: LoggedRequest): boolean {
+	return request.method === 'GET' && request.path === '/jsonapi/deals' && /greaterOrEqual\(updated,/.test(request.query.filter ?? '');
+}
+
+async function main(): Promise<number> {
+	installInterruptHandler();
+	console.log(`n8n-nodes-loan-crm end-to-end test in the real n8n ${N8N_VERSION}\n`);
+	const install = await timings.step(`n8n ${N8N_VERSION} + Node 24 (cache)`, ensureN8n);
+	log(`${install.installed ? 'installed into' : 'reusing'} ${install.cacheDir}`);
+	const workDir = mkdtempSync(join(tmpdir(), 'loan-crm-e2e-'));
+	const pack = await timings.step(process.env.LOAN_CRM_E2E_SKIP_BUILD ? 'npm pack' : 'npm run build + npm pack', () =>
+		buildAndPack(workDir, { skipBuild: Boolean(process.env.LOAN_CRM_E2E_SKIP_BUILD) }),
+	);
+	const sandbox = await timings.step('sandbox', () => startSandbox({}));
+	const sink = await startSink();
+	const port = await freePort();
+	const n8n = await new N8nInstance(install).init({ port });
+	log(`user folder ${n8n.userFolder}, sandbox ${sandbox.baseUrl}`);
+	onInterrupt(() => {
+		n8n.remove();
+		rmSync(workDir, { recursive: true, force: true });
+	});
+	let keep = Boolean(process.env.LOAN_CRM_E2E_KEEP);
+	try {
+		await timings.step('install the package into the user folder', () => installPackage(n8n.userFolder, pack));
+		const credential: CredentialRef = { id: CREDENTIAL_ID, name: 'Loan CRM sandbox' };
+		const ids = sandbox.data.ids;
+		const customStatusOfDeal = (sandbox.data.get('deals', ids.dealWithCustomStatus)?.relationships.customStatus as { id: string } | null)?.id ?? '';
+		const cases = operationCases(ids, customStatusOfDeal);
+		const covered = new Set(cases.map((item) => item.key));
+		const missing = CONTRACT_OPERATIONS.filter((key) => !covered.has(key));
+		if (missing.length > 0) throw new Error(`e2e cases missing for: ${missing.join(', ')}`);
+
+		// --- import ---------------------------------------------------------------------------
+		console.log('\nImport');
+		const credentialData = {
+			baseUrl: sandbox.baseUrl,
+			accessTokenUrl: sandbox.tokenUrl,
+			clientId: sandbox.clientId,
+			clientSecret: sandbox.clientSecret,
+			scope: 'api',
+			authentication: 'header',
+			userId: sandbox.userId,
+		};
+		await timings.step('n8n import:credentials', () =>
+			n8n.importCredentials([{ id: CREDENTIAL_ID, name: credential.name, type: 'loanCrmOAuth2Api', data: credentialData }]),
+		);
+		const failures = errorCases(ids);
+		const ours = [
+			operationsWorkflow(cases, credential),
+			operationsWorkflow(failures.cases, credential, WORKFLOW_IDS.errors, 'E2E: errors and retries'),
+			tokenWorkflow(ids.lead, credential),
+			failureWorkflow(credential),
+			triggerWorkflow(sink.url, credential),
+		];
+		const importDir = join(workDir, 'import');
+		mkdirSync(importDir);
+		for (const wf of ours) writeFileSync(join(importDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+		const exampleFiles = readdirSync(join(REPO_ROOT, 'examples')).filter((file) => file.endsWith('.json'));
+		for (const file of exampleFiles) writeFileSync(join(importDir, `example-${file}`), readFileSync(join(REPO_ROOT, 'examples', file)));
+		const imported = await timings.step(`n8n import:workflow --separate (${ours.length} + ${exampleFiles.length} examples)`, () => n8n.importWorkflowFolder(importDir));
+		const exported = await timings.step('n8n export:workflow --all', () => n8n.exportWorkflows());
+		record(
+			`examples/*.json import into n8n ${N8N_VERSION} (${exampleFiles.join(', ')})`,
+			validateExamples(install, exampleFiles, exported, pack),
+			`import output: ${tail(imported.stdout + imported.stderr, 20)}`,
+		);
+		record(
+			'our workflows imported',
+			ours.filter((wf) => !exported.some((e) => e.id === wf.id)).map((wf) => `workflow ${wf.id} missing after import`),
+		);
+
+		// --- every operation -----------------------------------------------------------------
+		console.log('\nEvery operation (n8n execute)');
+		sandbox.clearLog();
+		const operations = await timings.step('n8n execute: every operation', () => n8n.execute(WORKFLOW_IDS.operations));
+		if (!operations.ok || !operations.run) {
+			record('operations workflow executed', [`n8n execute exited ${operations.code}${operations.run ? '' : ' without printing a run'}`], tail(operations.stdout + operations.stderr, 60));
+		}
+		checkOperations(sandbox, cases, operations.run, operations.stdout + operations.stderr, 'operations', 1);
+
+		// --- the stored token -------------------------------------------------------------------
+		console.log('\nCredential across executions');
+		sandbox.clearLog();
+		const reuse = await timings.step('n8n execute: stored token reused', () => n8n.execute(WORKFLOW_IDS.token));
+		record(
+			'a new execution reuses the stored token (no token request)',
+			[
+				...(reuse.ok ? [] : [`n8n execute exited ${reuse.code}: ${tail(reuse.stdout + reuse.stderr, 15)}`]),
+				...(sandbox.tokenRequests().length === 0 ? [] : [`${sandbox.tokenRequests().length} token request(s)`]),
+				...sandbox.apiRequests().flatMap((request) => (request.status === 200 ? [] : [`${describeRequest(request)}`])),
+				...(nodeItems(reuse.run, 'Get lead')?.[0]?.json.id === ids.lead ? [] : ['no lead item']),
+			],
+		);
+		sandbox.clearLog();
+		sandbox.expireAllTokens();
+		const renew = await timings.step('n8n execute: token renewed after 401', () => n8n.execute(WORKFLOW_IDS.token));
+		const renewSequence = sandbox.requests.map((request) => `${request.kind === 'token' ? 'token' : request.method} ${request.status}`);
+		record(
+			'an expired token: 401, one new token, the request repeated once',
+			[
+				...(renew.ok ? [] : [`n8n execute exited ${renew.code}: ${tail(renew.stdout + renew.stderr, 15)}`]),
+				...(JSON.stringify(renewSequence) === JSON.stringify(['GET 401', 'token 200', 'GET 200']) ? [] : [`requests were ${JSON.stringify(renewSequence)}, expected ["GET 401","token 200","GET 200"]`]),
+				...(nodeItems(renew.run, 'Get lead')?.[0]?.json.id === ids.lead ? [] : ['no lead item']),
+			],
+		);
+		sandbox.clearLog();
+		const again = await timings.step('n8n execute: renewed token stored', () => n8n.execute(WORKFLOW_IDS.token));
+		record('the renewed token is stored for the next execution', [
+			...(again.ok ? [] : [`n8n execute exited ${again.code}`]),
+			...(sandbox.tokenRequests().length === 0 ? [] : [`${sandbox.tokenRequests().length} token request(s)`]),
+		]);
+
+		// --- errors and retries -----------------------------------------------------------------
+		console.log('\nErrors and retries (Continue On Fail)');
+		sandbox.clearLog();
+		for (const { path, fault } of failures.faults) sandbox.injectFault({ path, kind: 'api' }, fault, 1);
+		const errorsRun = await timings.step('n8n execute: errors and retries', () => n8n.execute(WORKFLOW_IDS.errors));
+		sandbox.clearFaults();
+		if (!errorsRun.ok || !errorsRun.run) {
+			record('errors workflow executed', [`n8n execute exited ${errorsRun.code}${errorsRun.run ? '' : ' without printing a run'}`], tail(errorsRun.stdout + errorsRun.stderr, 60));
+		}
+		checkOperations(sandbox, failures.cases, errorsRun.run, errorsRun.stdout + errorsRun.stderr, 'errors', 0);
+
+		// --- a failure ------------------------------------------------------------------------
+		console.log('\nA failing request without Continue On Fail');
+		sandbox.clearLog();
+		const failure = await timings.step('n8n execute: failing request', () => n8n.execute(WORKFLOW_IDS.failure));
+		const failureOutput = failure.stdout + failure.stderr;
+		record(
+			"a 404 without Continue On Fail fails the execution with the node's message",
+			[
+				...(failure.ok ? ['n8n execute exited 0'] : []),
+				...(/Loan CRM has no leads 999999 \(404\)/.test(failureOutput) ? [] : ['the message "Loan CRM has no leads 999999 (404)" is not in n8n\'s output']),
+				...(failureOutput.includes(sandbox.clientSecret) ? ['the client secret appears in the output'] : []),
+				...(sandbox.apiRequests().length === 1 ? [] : [`${sandbox.apiRequests().length} API requests, expected 1 (no retry of a 404)`]),
+			],
+			tail(failureOutput, 30),
+		);
+
+		// --- the trigger ----------------------------------------------------------------------
+		if (!process.env.LOAN_CRM_E2E_SKIP_TRIGGER) {
+			console.log('\nTrigger (n8n start, published workflow)');
+			await timings.step('n8n publish:workflow', () => n8n.publish(WORKFLOW_IDS.trigger));
+			sandbox.clearLog();
+			await timings.step('n8n start (until ready)', () => n8n.start(port));
+			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
+			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
+			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
+			await timings.step('n8n stop', () => n8n.stop());
+		}
+	} catch (error) {
+		keep = true;
+		await n8n.stop().catch(() => undefined);
+		throw error;
+	} finally {
+		await n8n.stop().catch(() => undefined);
+		await sandbox.close();
+		sink.server.close();
+		if (results.some(isFailure)) keep = true;
+		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
+		else {
+			n8n.remove();
+			rmSync(workDir, { recursive: true, force: true });
+		}
+		console.log('\nn8n CLI calls');
+		for (const call of n8n.calls) console.log(`  ${(call.ms / 1000).toFixed(1).padStart(6)}s  ${call.command.replace(/--input=\S+/, '--input=…').replace(/--output=\S+/, '--output=…')}`);
+		timings.print('Timings');
+	}
+
+	const failed = results.filter(isFailure);
+	const known = results.filter((result) => result.known && result.problems.length > 0 && !STRICT);
+	if (known.length > 0) {
+		console.log(`\nKNOWN ISSUES (${known.length}; listed in scripts/e2e/known-issues.ts, not failing the run; LOAN_CRM_E2E_STRICT=1 fails them):`);
+		for (const result of known) {
+			console.log(`\n! ${result.name}\n    reason: ${result.known}`);
+			for (const problem of result.problems) console.log(`    - ${problem}`);
+		}
+	}
+	if (failed.length > 0) {
+		console.log(`\nFAILED: ${failed.length} of ${results.length} checks`);
+		for (const result of failed) {
+			console.log(`\n✗ ${result.name}`);
+			if (result.known && result.problems.length === 0) console.log('    - listed in scripts/e2e/known-issues.ts but passes: remove the entry');
+			for (const problem of result.problems) console.log(`    - ${problem}`);
+			if (result.context) console.log(result.context.replace(/^/gm, '    | '));
+		}
+		console.log(`\n${results.length - failed.length} passed, ${failed.length} failed`);
+		return 1;
+	}
+	const passed = results.length - known.length;
+	console.log(`\n${passed} checks passed in the real n8n ${N8N_VERSION}${known.length ? `, ${known.length} known issue(s)` : ''}.`);
+	console.log(`${passed} passed, 0 failed${known.length ? `, ${known.length} skipped` : ''}`);
+	return 0;
+}
+
+/**
+ * The published trigger workflow under `n8n start`: the activation poll baselines (emits nothing),
+ * then a deal that settles and a new settled deal are emitted once each, a deal that moves to
+ * another status is not, and later polls emit nothing again.
+ */
+async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataObject[]): Promise<void> {
+	const problems: string[] = [];
+	const polls = () => sandbox.apiRequests().filter(isTriggerPoll);
+	if (!(await waitFor('the activation poll', () => polls().length >= 1, 30_000))) {
+		record('trigger: activated and polled', ['the trigger never polled the sandbox'], tail(n8n.serverOutput, 40));
+		return;
+	}
+	const activation = polls()[0];
+	problems.push(...headerProblems(sandbox, activation));
+	const filter = activation.query.filter ?? '';
+	if (!filter.endsWith(`,${TRIGGER_FILTER})`)) problems.push(`poll filter ${JSON.stringify(filter)} does not combine the user's filter ${TRIGGER_FILTER}`);
+	await new Promise((r) => setTimeout(r, 1000));
+	const baseline = received.length;
+	if (baseline !== 0) problems.push(`the activation poll emitted ${baseline} item(s); expected none`);
+
+	const candidates = sandbox.data.list('deals').filter((deal) => deal.attributes.dealStatus !== 'Settled');
+	const settling = sandbox.data.updateDeal(candidates[0].id, { dealStatus: 'Settled' });
+	sandbox.data.updateDeal(candidates[1].id, { dealStatus: 'Lodged', name: 'E2E lodged, must not trigger' });
+	const created = sandbox.data.createDeal({ dealStatus: 'Settled', name: 'E2E new settled deal' });
+	const pollsBefore = polls().length;
+	log(`changed deals ${settling.id} (→ Settled), ${candidates[1].id} (→ Lodged), created ${created.id} (Settled); waiting for the next poll`);
+	await waitFor('two trigger items at the sink', () => received.length >= 2, 30_000);
+	const emitted = received.map((item) => [item.id, item.dealStatus]);
+	if (JSON.stringify(emitted) !== JSON.stringify([[settling.id, 'Settled'], [created.id, 'Settled']])) {
+		problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify([[settling.id, 'Settled'], [created.id, 'Settled']])}`);
+	}
+	const sample = received.find((item) => item.id === created.id);
+	if (sample && (sample.type !== 'deals' || sample.name !== 'E2E new settled deal')) problems.push(`item is not the simplified deal: ${excerpt(sample, 400)}`);
+	// Two more polls must not repeat anything.
+	const afterEmit = polls().length;
+	await waitFor('two more polls', () => polls().length >= afterEmit + 2, 20_000);
+	if (polls().length < afterEmit + 2) problems.push(`only ${polls().length - afterEmit} poll(s) after the emission within 20 s (poll times every 5 s)`);
+	if (received.length !== 2) problems.push(`after ${polls().length - afterEmit} more poll(s) the sink holds ${received.length} items (repeats?)`);
+	for (const request of polls().slice(pollsBefore)) problems.push(...headerProblems(sandbox, request));
+	const errorLines = n8n.serverOutput.split('\n').filter((line) => /error/i.test(line) && /loan|crm|trigger|poll/i.test(line));
+	record('trigger: activation poll emits nothing; each Settled change once; others never', problems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}${errorLines.length ? `\nerror lines:\n${errorLines.join('\n')}` : ''}`);
+}
+
+/**
+ * "Fetch Test Event": the editor's manual run from the trigger (POST /rest/workflows/:id/run with
+ * triggerToStartFrom), which `n8n execute` cannot do for a polling trigger. The poll runs in
+ * manual mode and must return the newest matching record, which the workflow posts to the sink.
+ */
+async function checkManualFetch(port: number, sandbox: Sandbox, received: IDataObject[]): Promise<void> {
+	const problems: string[] = [];
+	const rest = new N8nRest(`http://127.0.0.1:${port}`);
+	await rest.ownerSession();
+	const before = received.length;
+	sandbox.clearLog();
+	const response = await rest.runFromTrigger(WORKFLOW_IDS.trigger, 'Loan CRM Trigger');
+	if (response.status !== 200) problems.push(`POST /rest/workflows/${WORKFLOW_IDS.trigger}/run answered ${response.status}: ${response.text.slice(0, 300)}`);
+	await waitFor('the test event at the sink', () => received.length > before, 15_000);
+	const sampleRequests = sandbox.apiRequests().filter((request) => request.method === 'GET' && request.path === '/jsonapi/deals' && request.query.sort === '-updated');
+	if (sampleRequests.length !== 1) problems.push(`expected one GET /jsonapi/deals?sort=-updated (the sample query), saw ${sampleRequests.length}`);
+	for (const request of sampleRequests) {
+		problems.push(...headerProblems(sandbox, request));
+		if (request.query.filter !== TRIGGER_FILTER) problems.push(`sample query filter ${JSON.stringify(request.query.filter)}, expected ${TRIGGER_FILTER}`);
+		if (request.query['page[size]'] !== '1') problems.push(`sample query page[size] ${JSON.stringify(request.query['page[size]'])}, expected 1`);
+	}
+	const samples = received.slice(before);
+	const newestSettled = sandbox.data
+		.list('deals')
+		.filter((deal) => deal.attributes.dealStatus === 'Settled')
+		.sort((a, b) => b.attributes.updated.localeCompare(a.attributes.updated))[0];
+	if (samples.length !== 1) problems.push(`the sink received ${samples.length} test event item(s), expected 1`);
+	else if (samples[0].dealStatus !== 'Settled' || samples[0].updated !== newestSettled?.attributes.updated) {
+		problems.push(`test event ${excerpt(samples[0], 300)} is not the most recently updated Settled deal (${newestSettled?.id})`);
+	}
+	record('trigger: Fetch Test Event returns the newest matching deal', problems);
+}
+
+/**
+ * What the editor does with the package: the credential's Test button (right and wrong secret),
+ * the node descriptions it loads, and the node icons it fetches.
+ */
+async function checkEditor(port: number, sandbox: Sandbox, data: Record<string, string>, credential: CredentialRef): Promise<void> {
+	const rest = new N8nRest(`http://127.0.0.1:${port}`);
+	await rest.ownerSession();
+	const test = async (overrides: Record<string, string>) =>
+		await rest.request('POST', '/credentials/test', { credentials: { id: credential.id, name: credential.name, type: 'loanCrmOAuth2Api', data: { ...data, ...overrides } } });
+	const ok = await test({});
+	const okResult = (ok.json as { data?: { status?: string; message?: string } } | undefined)?.data;
+	record('editor: credential Test button passes with the sandbox values', okResult?.status === 'OK' ? [] : [`POST /rest/credentials/test answered ${ok.status}: ${ok.text.slice(0, 300)}`]);
+	const wrongSecret = 'definitely-not-the-secret-4711';
+	const bad = await test({ clientSecret: wrongSecret });
+	const badResult = (bad.json as { data?: { status?: string; message?: string } } | undefined)?.data;
+	record('editor: credential Test button explains a wrong client secret', [
+		...(badResult?.status === 'Error' ? [] : [`expected status Error, got ${bad.status} ${bad.text.slice(0, 200)}`]),
+		...(/rejected the client \(401/.test(badResult?.message ?? '') ? [] : [`message ${JSON.stringify(badResult?.message)} does not say the client was rejected (401)`]),
+		...((badResult?.message ?? '').includes(wrongSecret) ? ['the message contains the secret'] : []),
+	]);
+	const types = ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets', 'loanCrmTrigger'];
+	const described = await rest.request('POST', '/node-types', { nodeInfos: types.map((name) => ({ name: `${PACKAGE}.${name}`, version: 1 })) });
+	const descriptions = ((described.json as { data?: Array<{ name: string; iconUrl?: string | { light: string; dark: string } }> } | undefined)?.data ?? []);
+	const problems: string[] = [];
+	for (const name of types) if (!descriptions.some((d) => d.name === name)) problems.push(`the editor gets no description for ${PACKAGE}.${name}`);
+	const icons = new Set(descriptions.flatMap((d) => (typeof d.iconUrl === 'string' ? [d.iconUrl] : d.iconUrl ? [d.iconUrl.light, d.iconUrl.dark] : [])));
+	if (icons.size === 0) problems.push('no icon URLs in the node descriptions');
+	for (const icon of icons) {
+		const response = await fetch(`http://127.0.0.1:${port}/${icon}`);
+		if (response.status !== 200) problems.push(`icon ${icon} answered ${response.status}`);
+	}
+	record(`editor: node descriptions for ${types.length} nodes and their icons (${icons.size}) load`, problems);
+	void sandbox;
+}
+
+main().then(
+	(code) => {
+		process.exitCode = code;
+	},
+	(error: unknown) => {
+		console.error(`\nE2E RUN FAILED TO SET UP: ${error instanceof Error ? error.message : String(error)}`);
+		if (error instanceof Error && error.stack && !error.message.includes('--- stdout')) console.error(error.stack);
+		process.exitCode = 2;
+	},
+);
+
