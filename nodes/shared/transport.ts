@@ -8,6 +8,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	INode,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -68,6 +69,8 @@ interface ExecutionState {
 	settings?: Promise<ConnectionSettings>;
 	/** A 401 that survived n8n's one token refresh; later requests of the run fail at once. */
 	rejectedToken?: FailedExchange;
+	/** The credential could not get a token; later requests of the run fail at once, without asking again. */
+	tokenProblem?: string;
 }
 
 const executionState = new WeakMap<object, ExecutionState>();
@@ -181,17 +184,26 @@ function outcomeOfError(error: unknown): Outcome {
 	return { headers: {}, networkCode: networkErrorCode(error) ?? 'UNKNOWN' };
 }
 
+function tokenError(node: INode, problem: string, secrets: string[], itemIndex: number | undefined): NodeApiError {
+	const message = redact(problem, secrets);
+	return new NodeApiError(node, { message }, {
+		message,
+		description: 'The Loan CRM credential could not get an access token, so no request was sent to the API.',
+		itemIndex,
+	});
+}
+
 /**
  * One exchange. Statuses come back as answers, so their headers and body are always readable
  * (n8n before 2.34 drops them from the errors it throws); only 401 is left to throw, because that
  * is what makes n8n renew the token and repeat the request once.
  */
-async function send(context: RequestContext, options: IHttpRequestOptions, headers: IDataObject): Promise<Outcome> {
+async function send(context: RequestContext, options: IHttpRequestOptions): Promise<Outcome> {
 	const attempt = async (ignoreHttpStatusErrors: IHttpRequestOptions['ignoreHttpStatusErrors']): Promise<Outcome & { answered?: boolean }> => {
 		try {
 			const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
 				...options,
-				headers: { ...headers },
+				headers: { ...options.headers },
 				ignoreHttpStatusErrors,
 			})) as { statusCode: number; headers: unknown; body: unknown };
 			return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), text: bodyText(response.body), answered: true };
@@ -216,6 +228,7 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 	if (state.rejectedToken) {
 		throw toNodeApiError(node, { ...state.rejectedToken, path: request.path, method: request.method }, settings.secrets, request.itemIndex);
 	}
+	if (state.tokenProblem !== undefined) throw tokenError(node, state.tokenProblem, settings.secrets, request.itemIndex);
 	const queryString = buildQueryString(request.query ?? {});
 	const headers: IDataObject = { Accept: MEDIA_TYPE, UserId: settings.userId };
 	const options: IHttpRequestOptions = {
@@ -236,7 +249,7 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 	let rateLimitAttempts = 0;
 	let transientAttempts = 0;
 	for (;;) {
-		const outcome = await send(this, options, headers);
+		const outcome = await send(this, options);
 
 		const failure: FailedExchange = {
 			method: request.method,
@@ -247,15 +260,8 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 		};
 
 		if (outcome.tokenProblem !== undefined) {
-			throw new NodeApiError(
-				node,
-				{ message: redact(outcome.tokenProblem, settings.secrets) },
-				{
-					message: redact(outcome.tokenProblem, settings.secrets),
-					description: 'The Loan CRM credential could not get an access token, so no request was sent to the API.',
-					itemIndex: request.itemIndex,
-				},
-			);
+			state.tokenProblem = outcome.tokenProblem;
+			throw tokenError(node, outcome.tokenProblem, settings.secrets, request.itemIndex);
 		}
 
 		const status = outcome.status;

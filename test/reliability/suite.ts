@@ -96,6 +96,16 @@ export function defineReliabilitySuite(rateLimit: false | RateLimitConfig): void
 			expect(sandbox.apiRequests()).toHaveLength(0);
 		});
 
+		it('a broken token endpoint is asked once per execution, not once per item', async () => {
+			sandbox.injectFault({ kind: 'token' }, { status: 500 }, Infinity);
+			const input = Array.from({ length: 6 }, () => ({}));
+			const result = await run('token endpoint', 'loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead }, { input, continueOnFail: true });
+			expect(sandbox.tokenRequests()).toHaveLength(1);
+			expect(sandbox.apiRequests()).toHaveLength(0);
+			expect(result.items).toHaveLength(6);
+			for (const item of result.items) expect(item.json.error).toMatch(/Access Token URL .* refused the token request \(500 server_error\)/);
+		});
+
 		it('500: says the token URL answered 500', async () => {
 			sandbox.injectFault({ kind: 'token' }, { status: 500, body: { message: 'boom' } });
 			const result = await run('token endpoint', 'loanCrmDeals', listDeals);
