@@ -1,0 +1,317 @@
+/**
+ * README screenshots of the nodes in the real n8n editor, taken with headless Chromium.
+ * Not part of `npm test` or CI, and adds no dependency: playwright-core and Chromium are
+ * installed by hand, outside the repo.
+ *
+ *   apt-get install -y chromium                      # /usr/bin/chromium
+ *   mkdir -p /tmp/shots && npm --prefix /tmp/shots install playwright-core
+ *   npm run dev -- --fresh &                         # n8n on :5678 with the sandbox credential
+ *   npx ts-node --transpile-only scripts/screenshots.ts [--url http://localhost:5678] [--only 2,4]
+ *
+ * PLAYWRIGHT_CORE (default /tmp/shots/node_modules/playwright-core) and CHROMIUM
+ * (default /usr/bin/chromium) point at the tools. Writes docs/screenshots/*.png (1440x900, light
+ * theme). Each run creates its own workflows in the editor, so use a throw-away (--fresh) instance.
+ */
+/* eslint-disable no-console */
+import { mkdirSync } from 'fs';
+import { createRequire } from 'module';
+import { join, resolve } from 'path';
+
+import { DEV_OWNER } from './e2e/n8n';
+
+function arg(name: string): string | undefined {
+	const index = process.argv.indexOf(name);
+	return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+const BASE = (arg('--url') ?? 'http://localhost:5678').replace(/\/$/, '');
+const ONLY = arg('--only')?.split(',').map(Number);
+const OUT = resolve(__dirname, '..', 'docs', 'screenshots');
+const PLAYWRIGHT = process.env.PLAYWRIGHT_CORE ?? '/tmp/shots/node_modules/playwright-core';
+const CREDENTIAL = { loanCrmOAuth2Api: { id: 'loanCrmSandbox01', name: 'Loan CRM sandbox' } };
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+type Page = any;
+
+// --- Workflows the shots show -------------------------------------------------------------------
+
+const manualTrigger = (x = 0) => ({
+	id: 'a0000000-0000-4000-8000-000000000001',
+	name: 'When clicking ‘Execute workflow’',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [x, 0],
+	parameters: {},
+});
+
+const WORKFLOWS = {
+	settled: {
+		name: 'Deal settled → record the accounting reference',
+		nodes: [
+			{
+				id: 'b0000000-0000-4000-8000-000000000003',
+				name: 'About this workflow',
+				type: 'n8n-nodes-base.stickyNote',
+				typeVersion: 1,
+				position: [-80, -300],
+				parameters: {
+					content:
+						"## Deal settled → accounting\nEvery minute the **Loan CRM Trigger** picks up deals that changed since the last poll and keeps those matching `equals(dealStatus,'Settled')`.\n\n**Loan CRM Deals** then records the accounting system's ID on each deal as an external reference.",
+					height: 240,
+					width: 540,
+				},
+			},
+			{
+				id: 'b0000000-0000-4000-8000-000000000001',
+				name: 'Deal settled',
+				type: 'n8n-nodes-loan-crm.loanCrmTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					event: 'dealUpdated',
+					filter: "equals(dealStatus,'Settled')",
+					options: {},
+				},
+				credentials: CREDENTIAL,
+			},
+			{
+				id: 'b0000000-0000-4000-8000-000000000002',
+				name: 'Record accounting reference',
+				type: 'n8n-nodes-loan-crm.loanCrmDeals',
+				typeVersion: 1,
+				position: [300, 0],
+				parameters: {
+					resource: 'dealExternalReference',
+					operation: 'create',
+					externalReference: "={{ 'ACC-' + $json.id }}",
+					integrationId: '7',
+					dealId: '={{ $json.id }}',
+				},
+				credentials: CREDENTIAL,
+			},
+		],
+		connections: { 'Deal settled': { main: [[{ node: 'Record accounting reference', type: 'main', index: 0 }]] } },
+	},
+	deals: {
+		name: 'Settled deals, newest first',
+		nodes: [
+			manualTrigger(),
+			{
+				id: 'c0000000-0000-4000-8000-000000000001',
+				name: 'Settled deals',
+				type: 'n8n-nodes-loan-crm.loanCrmDeals',
+				typeVersion: 1,
+				position: [260, 0],
+				parameters: {
+					resource: 'deal',
+					operation: 'getMany',
+					limit: 10,
+					options: {
+						conditions: { condition: [{ field: 'dealStatus', operator: 'equals', value: 'Settled' }] },
+						filter: "greaterThan(totalLoanAmount,'500000')",
+						sort: '-updated',
+					},
+				},
+				credentials: CREDENTIAL,
+			},
+		],
+		connections: { [manualTrigger().name]: { main: [[{ node: 'Settled deals', type: 'main', index: 0 }]] } },
+	},
+	dealsOutput: {
+		name: 'Big settled deals, newest first',
+		nodes: [
+			manualTrigger(),
+			{
+				id: 'c0000000-0000-4000-8000-000000000002',
+				name: 'Settled deals over $500k',
+				type: 'n8n-nodes-loan-crm.loanCrmDeals',
+				typeVersion: 1,
+				position: [260, 0],
+				parameters: {
+					resource: 'deal',
+					operation: 'getMany',
+					limit: 10,
+					options: {
+						conditions: {
+							condition: [
+								{ field: 'dealStatus', operator: 'equals', value: 'Settled' },
+								{ field: 'totalLoanAmount', operator: 'greaterThan', value: '500000' },
+							],
+						},
+						fields: 'name,dealStatus,dealType,totalLoanAmount,lenderName,updated',
+						sort: '-updated',
+					},
+				},
+				credentials: CREDENTIAL,
+			},
+		],
+		connections: { [manualTrigger().name]: { main: [[{ node: 'Settled deals over $500k', type: 'main', index: 0 }]] } },
+	},
+	task: {
+		name: 'Move a task forward',
+		nodes: [
+			manualTrigger(),
+			{
+				id: 'd0000000-0000-4000-8000-000000000001',
+				name: 'Update task',
+				type: 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks',
+				typeVersion: 1,
+				position: [260, 0],
+				parameters: {
+					resource: 'task',
+					operation: 'update',
+					taskId: '5012',
+					updateFields: { progress: 'InProgress', dueDate: '2026-12-04T09:00:00' },
+				},
+				credentials: CREDENTIAL,
+			},
+		],
+		connections: { [manualTrigger().name]: { main: [[{ node: 'Update task', type: 'main', index: 0 }]] } },
+	},
+};
+
+// --- Editor helpers -------------------------------------------------------------------------------
+
+async function rest(page: Page, method: string, path: string, body?: unknown): Promise<any> {
+	const result = await page.evaluate(
+		async ({ method, url, body }: { method: string; url: string; body?: string }) => {
+			const browserId = localStorage.getItem('n8n-browserId') ?? '';
+			const response = await fetch(url, { method, headers: { 'content-type': 'application/json', 'browser-id': browserId }, body });
+			return { status: response.status, text: await response.text() };
+		},
+		{ method, url: `${BASE}/rest${path}`, body: body === undefined ? undefined : JSON.stringify(body) },
+	);
+	if (result.status >= 300) throw new Error(`${method} /rest${path} answered ${result.status}: ${result.text.slice(0, 300)}`);
+	return JSON.parse(result.text).data;
+}
+
+async function createWorkflow(page: Page, workflow: { name: string; nodes: unknown[]; connections: unknown }): Promise<string> {
+	const created = await rest(page, 'POST', '/workflows', { ...workflow, active: false, settings: { executionOrder: 'v1' } });
+	return created.id as string;
+}
+
+async function login(page: Page): Promise<void> {
+	await page.goto(`${BASE}/signin`);
+	await page.fill('input[name="emailOrLdapLoginId"]', DEV_OWNER.email);
+	await page.fill('input[name="password"]', DEV_OWNER.password);
+	await page.click('[data-test-id="form-submit-button"]');
+	await page.waitForURL((url: URL) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+	await settle(page);
+}
+
+/** Waits for the page to be idle and closes informational toasts (error toasts stay, and fail the shot). */
+async function settle(page: Page, ms = 1500): Promise<void> {
+	await page.waitForLoadState('networkidle').catch(() => undefined);
+	await page.waitForTimeout(ms);
+	for (const button of await page.$$('.el-notification:not(.el-notification--error) .el-notification__closeBtn')) {
+		await button.click().catch(() => undefined);
+	}
+}
+
+async function shot(page: Page, file: string): Promise<void> {
+	if (new URL(page.url()).pathname.startsWith('/signin')) throw new Error(`${file}: the editor shows the login page`);
+	const error = await page.$('.el-notification--error');
+	if (error) throw new Error(`${file}: the editor shows an error: ${(await error.innerText()).trim()}`);
+	await page.mouse.move(1200, 150);
+	await page.waitForTimeout(500);
+	await page.screenshot({ path: join(OUT, file) });
+	console.log(`wrote docs/screenshots/${file}`);
+}
+
+async function openWorkflow(page: Page, id: string): Promise<void> {
+	await page.goto(`${BASE}/workflow/${id}`);
+	await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 30_000 });
+	await settle(page);
+}
+
+async function openNode(page: Page, name: string): Promise<void> {
+	await page.dblclick(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+	await page.waitForSelector('[data-test-id="ndv"]', { timeout: 15_000 });
+	await settle(page, 1000);
+}
+
+/** Scrolls the NDV's parameter list down by `by` pixels. */
+async function scrollParameters(page: Page, by: number): Promise<void> {
+	const box = await page.locator('[data-test-id="node-parameters"]').boundingBox();
+	await page.mouse.move(box.x + box.width / 2, box.y + 200);
+	await page.mouse.wheel(0, by);
+	await page.waitForTimeout(500);
+}
+
+/** Drags the NDV's middle panel to the left so the output table gets more room. */
+async function widenOutput(page: Page): Promise<void> {
+	const handle = page.locator('[data-test-id="panel-drag-button"]');
+	const box = await handle.boundingBox();
+	const x = box.x + box.width / 2;
+	const y = box.y + box.height / 2;
+	await page.mouse.move(x, y);
+	await page.mouse.down();
+	for (let step = 1; step <= 10; step++) await page.mouse.move(x - step * 32, y);
+	await page.mouse.up();
+	await page.waitForTimeout(500);
+}
+
+// --- Main -------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+	const { chromium } = createRequire(__filename)(PLAYWRIGHT);
+	mkdirSync(OUT, { recursive: true });
+	const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+	try {
+		const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', deviceScaleFactor: 1 });
+		await context.addInitScript(() => localStorage.setItem('N8N_THEME', 'light'));
+		const page = await context.newPage();
+		await login(page);
+		const want = (n: number) => !ONLY || ONLY.includes(n);
+
+		if (want(1)) {
+			await openWorkflow(page, await createWorkflow(page, WORKFLOWS.settled));
+			await shot(page, '1-workflow-canvas.png');
+		}
+		if (want(2)) {
+			await openWorkflow(page, await createWorkflow(page, WORKFLOWS.deals));
+			await openNode(page, 'Settled deals');
+			await scrollParameters(page, 70);
+			await shot(page, '2-deals-get-many.png');
+		}
+		if (want(3)) {
+			await openWorkflow(page, await createWorkflow(page, WORKFLOWS.task));
+			await openNode(page, 'Update task');
+			await shot(page, '3-task-update.png');
+		}
+		if (want(5)) {
+			await page.goto(`${BASE}/home/credentials/${CREDENTIAL.loanCrmOAuth2Api.id}`);
+			await page.waitForSelector('[data-test-id="editCredential-modal"]', { timeout: 30_000 });
+			await settle(page);
+			await shot(page, '5-credential.png');
+		}
+		// Last: widening the output panel is remembered by the editor for later node panels.
+		if (want(4)) {
+			await openWorkflow(page, await createWorkflow(page, WORKFLOWS.dealsOutput));
+			await openNode(page, 'Settled deals over $500k');
+			await page.click('[data-test-id="node-execute-button"]');
+			await page.waitForSelector('[data-test-id="output-panel"] [data-test-id="node-run-status-success"]', { timeout: 60_000 });
+			await page.waitForSelector('[data-test-id="output-panel"] table', { timeout: 15_000 });
+			await widenOutput(page);
+			await settle(page, 1000);
+			await shot(page, '4-deals-output.png');
+		}
+	} finally {
+		await browser.close();
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});
