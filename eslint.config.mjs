@@ -18,7 +18,7 @@ import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 const PACKAGE_SOURCES = ['package.json', '{credentials,nodes}/**/*.{ts,js,json}'];
 const CREDENTIAL_SOURCES = ['credentials/**/*.ts'];
 const NODE_SOURCES = ['nodes/**/*.ts'];
-const TEST_TS = ['test/**/*.ts'];
+const TEST_TS = ['test/**/*.ts', 'scripts/**/*.ts'];
 const TOOL_JS = [
 	'scripts/**/*.{js,cjs,mjs}',
 	'test/**/*.{js,cjs,mjs}',
@@ -105,13 +105,13 @@ export default [
 	{
 		files: TEST_TS,
 		languageOptions: { parser: tsParser, sourceType: 'module' },
-		linterOptions: { reportUnusedDisableDirectives: 'off' },
+		linterOptions: { reportUnusedDisableDirectives: "error" },
 		rules: basics,
 	},
 	{
 		files: TOOL_JS,
 		languageOptions: { ecmaVersion: 2022, sourceType: 'commonjs', globals: nodeGlobals },
-		linterOptions: { reportUnusedDisableDirectives: 'off' },
+		linterOptions: { reportUnusedDisableDirectives: "error" },
 		rules: {
 			...basics,
 			'no-undef': 'error',

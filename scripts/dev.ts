@@ -13,7 +13,6 @@
  * re-imported on every start because the sandbox's client secret is new each time. The examples
  * in examples/ are imported on the first start of a folder.
  */
-/* eslint-disable no-console */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
 

@@ -12,7 +12,6 @@
  * (default /usr/bin/chromium) point at the tools. Writes docs/screenshots/*.png (1440x900, light
  * theme). Each run creates its own workflows in the editor, so use a throw-away (--fresh) instance.
  */
-/* eslint-disable no-console */
 import { mkdirSync } from 'fs';
 import { createRequire } from 'module';
 import { join, resolve } from 'path';

@@ -7,7 +7,6 @@
  *   2. Web form → contact + external reference (the Loan CRM part of examples/web-form-to-contact.json)
  *   3. Update a task's progress
  */
-/* eslint-disable no-console */
 import './env';
 
 import { readFileSync } from 'fs';

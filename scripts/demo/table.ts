@@ -1,5 +1,4 @@
 /* Plain-text tables for the demo's output. */
-/* eslint-disable no-console */
 
 export type Row = Record<string, unknown>;
 

@@ -14,7 +14,6 @@
  * folder for inspection), LOAN_CRM_E2E_SKIP_BUILD=1 (use the current dist/), LOAN_CRM_E2E_SKIP_TRIGGER=1.
  * Exit code 0 when every check passed, 1 when one failed, 2 when the run could not be set up.
  */
-/* eslint-disable no-console */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { createServer } from 'http';
 import type { Server } from 'http';

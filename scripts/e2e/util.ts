@@ -1,5 +1,4 @@
 /* Small helpers shared by the e2e runner, `npm run dev` and the installer. */
-/* eslint-disable no-console */
 import { spawn } from 'child_process';
 import type { SpawnOptions } from 'child_process';
 

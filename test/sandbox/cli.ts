@@ -6,7 +6,6 @@
  *
  * --rate-limit enables a bucket of 600 tokens refilled at 2 per second (about 600 per 5 minutes).
  */
-/* eslint-disable no-console -- a command-line tool prints to the terminal */
 import { startSandbox } from './index';
 
 function arg(name: string): string | undefined {

@@ -92,7 +92,12 @@ describe('flatten', () => {
 		const contactOfSecond = (second.contacts as object[])[0];
 		expect(contactOfFirst).toEqual(contactOfSecond);
 		expect(contactOfFirst).not.toBe(contactOfSecond);
-		expect(first.dates).not.toBe((dealsDocument.data as unknown as Array<{ attributes: { dates: unknown } }>)[0].attributes.dates);
+		// The same resource twice in data (a hostile server): still two independent items.
+		const twice = JSON.parse('{"data":[{"type":"deals","id":"1","attributes":{"dates":{"settled":null}}}]}') as Document;
+		(twice.data as object[]).push((twice.data as object[])[0]);
+		const [a, b] = flatten(twice);
+		expect(a).toEqual(b);
+		expect(a.dates).not.toBe(b.dates);
 	});
 
 	it('cuts cycles to {id, type} where jsona produces a circular structure', () => {

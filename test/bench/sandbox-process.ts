@@ -1,0 +1,143 @@
+/**
+ * The sandbox service in a process of its own, so its CPU time and memory stay out of the figures
+ * of the process that runs n8n's engine (or the floor loop). Started by bench.ts with `fork`.
+ *
+ *   sandbox-process.ts --deals N
+ *
+ * Besides the sandbox it listens on a second loopback port for the bench's control calls, which
+ * the sandbox neither logs nor charges:
+ *   POST /reset        clear the request log and the rate-limit tally, start a CPU-time window
+ *   GET  /stats        requests, token requests, rate-limit tokens spent, statuses, CPU ms since /reset
+ *   GET  /ids?type=T&n=N   the first N ids of a resource type
+ *   POST /data-reset   undo every change made through the API
+ * It sends `{ ready, sandbox, controlUrl }` to its parent once listening, and stops on 'stop' or
+ * when its parent goes away.
+ */
+import http from 'http';
+import type { AddressInfo } from 'net';
+
+import { startSandbox } from '../sandbox';
+import type { Sandbox } from '../sandbox';
+
+export interface SandboxInfo {
+	baseUrl: string;
+	tokenUrl: string;
+	clientId: string;
+	clientSecret: string;
+	userId: string;
+	deals: number;
+	controlUrl: string;
+}
+
+export interface SandboxStats {
+	api: number;
+	token: number;
+	spent: number;
+	/** Count of API answers per status, e.g. { '200': 101 }. */
+	statuses: Record<string, number>;
+	/** API requests per method and path pattern, e.g. { 'GET /jsonapi/deals': 101 }. */
+	routes: Record<string, number>;
+	/** Requests that carried `page[number]` > 1. */
+	pageNumberRequests: number;
+	/** CPU time (user + system) the sandbox process used since the last /reset. */
+	cpuMs: number;
+}
+
+function arg(name: string): string | undefined {
+	const index = process.argv.indexOf(name);
+	return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+function stats(sandbox: Sandbox, cpuStart: NodeJS.CpuUsage): SandboxStats {
+	const api = sandbox.apiRequests();
+	const statuses: Record<string, number> = {};
+	const routes: Record<string, number> = {};
+	let pageNumberRequests = 0;
+	for (const request of api) {
+		statuses[String(request.status)] = (statuses[String(request.status)] ?? 0) + 1;
+		const route = `${request.method} ${request.path.replace(/\/\d+(?=\/|$)/g, '/{id}')}`;
+		routes[route] = (routes[route] ?? 0) + 1;
+		if (Number(request.query['page[number]'] ?? '1') > 1) pageNumberRequests++;
+	}
+	const cpu = process.cpuUsage(cpuStart);
+	return {
+		api: api.length,
+		token: sandbox.tokenRequests().length,
+		spent: sandbox.rateLimitSpent(),
+		statuses,
+		routes,
+		pageNumberRequests,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+	};
+}
+
+async function main(): Promise<void> {
+	const deals = Number(arg('--deals') ?? '1000');
+	const sandbox = await startSandbox({ sizes: { deals } });
+	let cpuStart = process.cpuUsage();
+
+	const control = http.createServer((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://control');
+		const reply = (status: number, body: unknown) => {
+			const text = JSON.stringify(body);
+			res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+			res.end(text);
+		};
+		req.resume();
+		req.on('end', () => {
+			try {
+				if (req.method === 'POST' && url.pathname === '/reset') {
+					sandbox.clearLog();
+					sandbox.clearFaults();
+					sandbox.resetRateLimitSpent();
+					cpuStart = process.cpuUsage();
+					return reply(200, {});
+				}
+				if (req.method === 'GET' && url.pathname === '/stats') return reply(200, stats(sandbox, cpuStart));
+				if (req.method === 'GET' && url.pathname === '/ids') {
+					const type = url.searchParams.get('type') ?? 'deals';
+					const n = Number(url.searchParams.get('n') ?? '100');
+					return reply(200, sandbox.data.idsOf(type).slice(0, n));
+				}
+				if (req.method === 'POST' && url.pathname === '/data-reset') {
+					sandbox.data.reset();
+					return reply(200, {});
+				}
+				return reply(404, { error: `no control route ${req.method} ${url.pathname}` });
+			} catch (error) {
+				return reply(500, { error: String(error) });
+			}
+		});
+	});
+	await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
+	const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+
+	const stop = () => {
+		control.close();
+		sandbox.close().then(
+			() => process.exit(0),
+			() => process.exit(1),
+		);
+	};
+	process.on('message', (message) => {
+		if (message === 'stop') stop();
+	});
+	process.on('disconnect', stop);
+	process.on('SIGTERM', stop);
+
+	const info: SandboxInfo = {
+		baseUrl: sandbox.baseUrl,
+		tokenUrl: sandbox.tokenUrl,
+		clientId: sandbox.clientId,
+		clientSecret: sandbox.clientSecret,
+		userId: sandbox.userId,
+		deals: sandbox.data.count('deals'),
+		controlUrl,
+	};
+	process.send?.({ ready: true, sandbox: info });
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});
