@@ -16,6 +16,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
+import { sandboxCredential } from '../test/harness/sandbox-credential';
 import { startSandbox } from '../test/sandbox';
 import { cacheDir, ensureN8n, N8N_VERSION } from './e2e/install';
 import { DEV_OWNER, N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './e2e/n8n';
@@ -68,15 +69,7 @@ async function main(): Promise<number> {
 
 	const deals = intArg('--deals', 3000);
 	const sandbox = await startSandbox({ sizes: { deals, contacts: Math.max(120, Math.round(deals / 4)) }, port: await portOrFree(intArg('--sandbox-port', 8099)) });
-	const credentialData = {
-		baseUrl: sandbox.baseUrl,
-		accessTokenUrl: sandbox.tokenUrl,
-		clientId: sandbox.clientId,
-		clientSecret: sandbox.clientSecret,
-		scope: 'api',
-		authentication: 'header',
-		userId: sandbox.userId,
-	};
+	const credentialData = sandboxCredential(sandbox);
 	log(`sandbox up at ${sandbox.baseUrl} (${sandbox.data.count('deals')} deals); importing the credential`);
 	await n8n.importCredentials([{ ...CREDENTIAL, type: 'loanCrmOAuth2Api', data: credentialData }]);
 	if (firstStart) {

@@ -20,7 +20,7 @@ import type { Server } from 'http';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../test/sandbox';
 import { startSandbox } from '../../test/sandbox';
@@ -33,6 +33,7 @@ import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
 import type { CredentialRef } from './workflows';
 import { CREDENTIAL_ID, TRIGGER_FILTER, WORKFLOW_IDS, failureWorkflow, operationsWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
+import { sandboxCredential } from '../../test/harness/sandbox-credential';
 
 const timings = new Timings();
 
@@ -231,15 +232,7 @@ async function main(): Promise<number> {
 
 		// --- import ---------------------------------------------------------------------------
 		console.log('\nImport');
-		const credentialData = {
-			baseUrl: sandbox.baseUrl,
-			accessTokenUrl: sandbox.tokenUrl,
-			clientId: sandbox.clientId,
-			clientSecret: sandbox.clientSecret,
-			scope: 'api',
-			authentication: 'header',
-			userId: sandbox.userId,
-		};
+		const credentialData = sandboxCredential(sandbox);
 		await timings.step('n8n import:credentials', () =>
 			n8n.importCredentials([{ id: CREDENTIAL_ID, name: credential.name, type: 'loanCrmOAuth2Api', data: credentialData }]),
 		);
@@ -472,7 +465,7 @@ async function checkManualFetch(port: number, sandbox: Sandbox, received: IDataO
  * What the editor does with the package: the credential's Test button (right and wrong secret),
  * the node descriptions it loads, and the node icons it fetches.
  */
-async function checkEditor(port: number, sandbox: Sandbox, data: Record<string, string>, credential: CredentialRef): Promise<void> {
+async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialDataDecryptedObject, credential: CredentialRef): Promise<void> {
 	const rest = new N8nRest(`http://127.0.0.1:${port}`);
 	await rest.ownerSession();
 	const test = async (overrides: Record<string, string>) =>

@@ -24,41 +24,8 @@ export { REPO_ROOT, loadPackageSource, readPackageJson, sourcePathFor } from './
 export type { CredentialsInput, RunResult, WorkflowCredentialsInput, WorkflowRunResult } from './run';
 export { DEFAULT_CREDENTIAL_TYPE, START_NODE_TYPE, runNode, runPoll, runWorkflow } from './run';
 
-/** What the harness needs from a sandbox (structurally typed, so the harness does not import it). */
-export interface SandboxLike {
-	baseUrl: string;
-	tokenUrl: string;
-	clientId: string;
-	clientSecret: string;
-	userId: string;
-}
-
-export interface SandboxCredentialOverrides {
-	authentication: 'header' | 'body';
-	scope: string;
-	userId: string;
-	clientId: string;
-	clientSecret: string;
-	accessTokenUrl: string;
-	baseUrl: string;
-}
-
-/** The loanCrmOAuth2Api data for a sandbox, as a user would enter it. */
-export function sandboxCredential(
-	sandbox: SandboxLike,
-	overrides: Partial<SandboxCredentialOverrides> = {},
-): ICredentialDataDecryptedObject {
-	return {
-		baseUrl: sandbox.baseUrl,
-		accessTokenUrl: sandbox.tokenUrl,
-		clientId: sandbox.clientId,
-		clientSecret: sandbox.clientSecret,
-		scope: 'api',
-		authentication: 'header',
-		userId: sandbox.userId,
-		...overrides,
-	};
-}
+export type { SandboxCredentialOverrides, SandboxLike } from './sandbox-credential';
+export { sandboxCredential } from './sandbox-credential';
 
 /**
  * The package's nodes (from source, through package.json), the harness start node, the
