@@ -12,6 +12,25 @@ import { RESOURCE_TYPES } from './schema';
 
 const READ_SHAPES = new Set(['getMany', 'getRelatedMany', 'get']);
 
+/** Shown for every operation: act as another adviser than the credential's User ID. */
+const REQUEST_OPTIONS: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'User ID',
+			name: 'userId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 1002',
+			description: "Adviser contact ID to act as for this node, sent as the UserId header instead of the credential's User ID. Writes are recorded against this adviser.",
+		},
+	],
+};
+
 function resourceSelector(operations: readonly OperationSpec[], descriptions: Record<string, string>): INodeProperties {
 	const resources = [...new Set(operations.map((spec) => spec.resource))];
 	const firstResource = resources[0];
@@ -225,6 +244,7 @@ export function buildProperties(
 		if (spec.shape === 'create' || spec.shape === 'update') properties.push(...writeProperties(spec));
 		if (READ_SHAPES.has(spec.shape)) properties.push(simplifyProperty(spec));
 	}
+	properties.push(REQUEST_OPTIONS);
 	return properties;
 }
 

@@ -25,6 +25,8 @@ export interface PaginateOptions {
 	/** Undefined: every resource. */
 	limit?: number;
 	itemIndex?: number;
+	/** Acts as this adviser instead of the credential's User ID. */
+	userId?: string;
 	/** Whether the endpoint takes `filter` (related-collection endpoints do not). */
 	supportsFilter: boolean;
 	/** Called with each page's document, primary data trimmed to the limit. */
@@ -95,6 +97,7 @@ export async function paginate(this: RequestContext, options: PaginateOptions): 
 			path: options.path,
 			query: pageQuery,
 			itemIndex: options.itemIndex,
+			userId: options.userId,
 		});
 		const document = response.body ?? {};
 		const resources = primaryResources(document);

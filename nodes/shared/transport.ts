@@ -50,6 +50,8 @@ export interface ApiRequest {
 	query?: QueryParameters;
 	body?: IDataObject;
 	itemIndex?: number;
+	/** Acts as this adviser instead of the credential's User ID (already checked). */
+	userId?: string;
 }
 
 export interface ApiResponse {
@@ -230,7 +232,7 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 	}
 	if (state.tokenProblem !== undefined) throw tokenError(node, state.tokenProblem, settings.secrets, request.itemIndex);
 	const queryString = buildQueryString(request.query ?? {});
-	const headers: IDataObject = { Accept: MEDIA_TYPE, UserId: settings.userId };
+	const headers: IDataObject = { Accept: MEDIA_TYPE, UserId: request.userId ?? settings.userId };
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${settings.baseUrl}/jsonapi${request.path}${queryString === '' ? '' : `?${queryString}`}`,

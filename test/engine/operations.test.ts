@@ -439,3 +439,29 @@ describe('optional fields that resolve to nothing', () => {
 		expect(onlyRequest().json).toEqual({ data: { type: 'deal-notes', id: ids().dealNote, attributes: { title: 'Kept', detail: null } } });
 	});
 });
+
+describe('Request Options → User ID', () => {
+	it("acts as another adviser: its id replaces the credential's UserId on every request of the node", async () => {
+		const other = env.sandbox.data.ids.adviserContactIds.find((id) => id !== env.sandbox.userId) as string;
+		const note = await env.run('loanCrmDeals', {
+			resource: 'dealNote',
+			operation: 'update',
+			dealNoteId: ids().dealNote,
+			updateFields: { title: 'Written by another adviser' },
+			requestOptions: { userId: ` ${other} ` },
+		});
+		expect(note.error).toBeUndefined();
+		expect(onlyRequest().headers.userid).toBe(other);
+		env.sandbox.clearLog();
+		await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: 150, requestOptions: { userId: other } });
+		const requests = env.sandbox.apiRequests();
+		expect(requests).toHaveLength(2);
+		expect(requests.map((request) => request.headers.userid)).toEqual([other, other]);
+	});
+
+	it('an override that is not a whole number is stopped before any request', async () => {
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead, requestOptions: { userId: 'adviser-7' } });
+		expect(result.error?.message).toMatch(/^Parameter "Request Options → User ID" must be a whole number/);
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+});

@@ -6,7 +6,7 @@ import { queryFromOptions } from '../query';
 import { RESOURCE_TYPES } from '../schema';
 import { invalidParameter } from '../values';
 import type { ActionContext, ActionResult } from './common';
-import { readOutput, resolvePath } from './common';
+import { readOutput, resolvePath, userIdOverride } from './common';
 
 /** A searchable collection: filter, sort, include, fields, Return All or Limit. */
 export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
@@ -29,6 +29,7 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 		query,
 		limit,
 		itemIndex,
+		userId: userIdOverride(this, itemIndex),
 		supportsFilter: true,
 		onPage: (document) => {
 			for (const item of readOutput(this, document, itemIndex)) results.push(item);

@@ -14,7 +14,7 @@ import { RESOURCE_TYPES } from '../schema';
 import { apiRequest } from '../transport';
 import { coerceAttribute, parseId, parseIdList } from '../values';
 import type { ActionContext, ActionResult } from './common';
-import { resolvePath } from './common';
+import { resolvePath, userIdOverride } from './common';
 
 interface WriteValues {
 	attributes: IDataObject;
@@ -91,7 +91,13 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	// On update, data.id must equal the path id (the last id in the path).
 	const id = spec.shape === 'update' ? Object.values(ids).pop() : undefined;
 	const body = buildResourceDocument({ type: spec.type, id, ...values });
-	const response = await apiRequest.call(this, { method: HTTP_METHOD[spec.shape], path, body, itemIndex });
+	const response = await apiRequest.call(this, {
+		method: HTTP_METHOD[spec.shape],
+		path,
+		body,
+		itemIndex,
+		userId: userIdOverride(this, itemIndex),
+	});
 	const document = response.body;
 	if (document !== undefined && primaryResources(document).length > 0) return flatten(document);
 	// 204, or a 201 without a body: the service accepted exactly what was sent.
