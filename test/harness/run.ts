@@ -69,6 +69,14 @@ function latestVersion(type: INodeType | IVersionedNodeType): number {
 	return Array.isArray(version) ? Math.max(...version) : version;
 }
 
+/** The full type, version and default node name the editor would give a new node of this type. */
+function resolveNodeType(registry: Registry, nodeType: string, version?: number): { type: string; typeVersion: number; nodeName: string } {
+	const type = registry.nodeTypes.resolve(nodeType);
+	const typeVersion = version ?? latestVersion(registry.nodeTypes.getByName(type));
+	const description = registry.nodeTypes.getByNameAndVersion(type, typeVersion).description;
+	return { type, typeVersion, nodeName: description.defaults?.name ?? description.displayName };
+}
+
 /** Gives every node without credentials the store's first record of each type its node type declares. */
 function bindCredentials(nodes: INode[], store: CredentialStore, registry: Registry): void {
 	for (const node of nodes) {
@@ -187,11 +195,7 @@ export async function runNode(opts: {
 	registry?: Registry;
 }): Promise<RunResult> {
 	const registry = opts.registry ?? defaultRegistry();
-	const type = registry.nodeTypes.resolve(opts.nodeType);
-	const nodeType = registry.nodeTypes.getByName(type);
-	const typeVersion = opts.typeVersion ?? latestVersion(nodeType);
-	const description = registry.nodeTypes.getByNameAndVersion(type, typeVersion).description;
-	const nodeName = description.defaults?.name ?? description.displayName;
+	const { type, typeVersion, nodeName } = resolveNodeType(registry, opts.nodeType, opts.typeVersion);
 	const store = toStore(opts.credentials);
 	const nodes: INode[] = [
 		{
@@ -240,11 +244,7 @@ export async function runPoll(opts: {
 	registry?: Registry;
 }): Promise<INodeExecutionData[][] | null> {
 	const registry = opts.registry ?? defaultRegistry();
-	const type = registry.nodeTypes.resolve(opts.nodeType);
-	const nodeType = registry.nodeTypes.getByName(type);
-	const typeVersion = opts.typeVersion ?? latestVersion(nodeType);
-	const description = registry.nodeTypes.getByNameAndVersion(type, typeVersion).description;
-	const nodeName = description.defaults?.name ?? description.displayName;
+	const { type, typeVersion, nodeName } = resolveNodeType(registry, opts.nodeType, opts.typeVersion);
 	const store = toStore(opts.credentials);
 	const node: INode = {
 		id: randomUUID(),
