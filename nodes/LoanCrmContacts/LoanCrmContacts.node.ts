@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { actionNodeBase } from '../shared/actionNode';
+import { listSearch } from '../shared/methods/listSearch';
 import { route } from '../shared/router';
 import { OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
 
@@ -15,6 +16,8 @@ export class LoanCrmContacts implements INodeType {
 		defaults: { name: 'Loan CRM Contacts' },
 		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS),
 	};
+
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return route.call(this, OPERATIONS);

@@ -19,6 +19,18 @@ export const OPERATIONS: readonly OperationSpec[] = [
 	},
 	{
 		resource: 'contact',
+		operation: 'get',
+		name: 'Get',
+		action: 'Get a contact',
+		description: 'Get one contact by its ID, optionally with related records (contact group, addresses, external references) included',
+		shape: 'getById',
+		path: '/contacts',
+		type: 'contacts',
+		idParameter: 'contactId',
+		ids: { contactId: 'The contact to get' },
+	},
+	{
+		resource: 'contact',
 		operation: 'create',
 		name: 'Create',
 		action: 'Create a contact',

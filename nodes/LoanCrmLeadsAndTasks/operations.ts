@@ -15,7 +15,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		shape: 'get',
 		path: '/leads/{leadId}',
 		type: 'leads',
-		ids: { leadId: 'ID of the lead (the same as its deal ID)' },
+		ids: { leadId: 'The lead to get; its ID is the ID of the deal it became' },
 	},
 	{
 		resource: 'task',

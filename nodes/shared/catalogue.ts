@@ -8,7 +8,7 @@ import type { RelationshipSpec, ResourceTypeName } from './schema';
 import { RESOURCE_TYPES } from './schema';
 
 /** The handful of request shapes the service's endpoints come in. */
-export type Shape = 'getMany' | 'getRelatedMany' | 'get' | 'create' | 'update' | 'delete';
+export type Shape = 'getMany' | 'getRelatedMany' | 'get' | 'getById' | 'create' | 'update' | 'delete';
 
 export interface OperationSpec {
 	resource: string;
@@ -24,8 +24,10 @@ export interface OperationSpec {
 	path: string;
 	/** Resource type of the result (reads) or of the request document (writes). */
 	type: ResourceTypeName;
-	/** What each path id identifies, for its parameter description. */
+	/** What each ID parameter (path ids and `idParameter`) identifies, for its description. */
 	ids?: Record<string, string>;
+	/** getById: the parameter whose ID is looked up in the collection at `path` (`filter=equals(id,…)`). */
+	idParameter?: string;
 	/** Writes: attributes or relationships asked for by their own required parameters. */
 	required?: readonly string[];
 	/** Writes: what the Update Fields / Additional Fields collection offers; default every writable one not required. */
@@ -36,6 +38,7 @@ export const HTTP_METHOD = {
 	getMany: 'GET',
 	getRelatedMany: 'GET',
 	get: 'GET',
+	getById: 'GET',
 	create: 'POST',
 	update: 'PATCH',
 	delete: 'DELETE',
@@ -60,6 +63,22 @@ export function displayNameOf(name: string): string {
 /** The path id parameters of an operation, in path order. */
 export function pathParameters(spec: OperationSpec): string[] {
 	return [...spec.path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1]);
+}
+
+/** Every ID parameter of an operation: the path ids, then the ID a getById looks up. */
+export function idParameters(spec: OperationSpec): string[] {
+	return spec.idParameter === undefined ? pathParameters(spec) : [...pathParameters(spec), spec.idParameter];
+}
+
+/**
+ * The resource type an ID parameter identifies: the path segment before `{name}`
+ * (`/deals/{dealId}/dealNotes` → deals), or the operation's own type for a getById.
+ */
+export function idTypeOf(spec: OperationSpec, name: string): string {
+	if (name === spec.idParameter) return spec.type;
+	const segments = spec.path.split('/');
+	const index = segments.indexOf(`{${name}}`);
+	return index > 0 ? segments[index - 1] : spec.type;
 }
 
 /** A relationship is set through `<name>Id` (to-one) or `<singular name>Ids` (to-many, comma-separated): `contactGroups` → `contactGroupIds`. */

@@ -4,13 +4,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationSpec } from './catalogue';
-import { displayNameOf, pathParameters, showFor, writeFields } from './catalogue';
+import { displayNameOf, idParameters, idTypeOf, showFor, writeFields } from './catalogue';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
+import { idSourceOf, locatorProperty } from './locators';
 import { FILTER_OPERATORS } from './query';
 import type { AttributeSpec } from './schema';
 import { RESOURCE_TYPES } from './schema';
 
-const READ_SHAPES = new Set(['getMany', 'getRelatedMany', 'get']);
+const READ_SHAPES = new Set(['getMany', 'getRelatedMany', 'get', 'getById']);
 
 /** Shown for every operation: act as another adviser than the credential's User ID. */
 const REQUEST_OPTIONS: INodeProperties = {
@@ -65,17 +66,65 @@ function operationSelectors(operations: readonly OperationSpec[]): INodeProperti
 	});
 }
 
+/**
+ * One parameter per ID the operation needs: a resource locator where the type can be searched
+ * (deals, contacts), else a plain ID field saying where to find the ID.
+ */
 function idProperties(spec: OperationSpec): INodeProperties[] {
-	return pathParameters(spec).map((name) => ({
-		displayName: displayNameOf(name),
-		name,
+	return idParameters(spec).map((name): INodeProperties => {
+		const type = idTypeOf(spec, name);
+		const description = spec.ids?.[name] ?? `ID of the ${displayNameOf(name.replace(/Id$/, '')).toLowerCase()}`;
+		const locator = locatorProperty({ displayName: displayNameOf(name.replace(/Id$/, '')), name, description, required: true }, type);
+		if (locator !== undefined) return { ...locator, displayOptions: showFor(spec) };
+		const source = idSourceOf(type);
+		return {
+			displayName: displayNameOf(name),
+			name,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 12345',
+			description: [`${description}. A whole number.`, source === undefined ? undefined : `${source}.`].filter(Boolean).join(' '),
+			displayOptions: showFor(spec),
+		};
+	});
+}
+
+/** Options → Fields: a sparse fieldset of the operation's type. */
+function fieldsOption(label: string): INodeProperties {
+	return {
+		displayName: 'Fields',
+		name: 'fields',
 		type: 'string',
-		required: true,
 		default: '',
-		placeholder: 'e.g. 12345',
-		description: `${spec.ids?.[name] ?? `ID of the ${displayNameOf(name.replace(/Id$/, '')).toLowerCase()}`}. A whole number.`,
-		displayOptions: showFor(spec),
-	}));
+		placeholder: 'name,updated',
+		description: `Comma-separated attributes to return for each ${label}; empty returns all`,
+	};
+}
+
+/** Options → Include: related records embedded in each result. */
+const INCLUDE_OPTION: INodeProperties = {
+	displayName: 'Include',
+	name: 'include',
+	type: 'string',
+	default: '',
+	placeholder: 'contacts,customStatus',
+	description: 'Comma-separated related records to embed in each result, dots for deeper levels',
+};
+
+/** Get by ID: the record's related records and a sparse fieldset, as on Get Many. */
+function getByIdProperties(spec: OperationSpec): INodeProperties[] {
+	return [
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			displayOptions: showFor(spec),
+			options: byDisplayName<INodeProperties>([fieldsOption(RESOURCE_TYPES[spec.type].label), INCLUDE_OPTION]),
+		},
+	];
 }
 
 function filterFieldOptions(spec: OperationSpec) {
@@ -160,14 +209,7 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 						},
 					],
 				},
-				{
-					displayName: 'Fields',
-					name: 'fields',
-					type: 'string',
-					default: '',
-					placeholder: 'name,updated',
-					description: `Comma-separated attributes to return for each ${label}; empty returns all`,
-				},
+				fieldsOption(label),
 				{
 					displayName: 'Filter',
 					name: 'filter',
@@ -176,14 +218,7 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 					placeholder: "and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01'))",
 					description: "Filter expression in the service's syntax: equals, lessThan, greaterOrEqual, contains, startsWith, any, not, and, or. Every value in single quotes; double a quote inside a value ('O''Connor').",
 				},
-				{
-					displayName: 'Include',
-					name: 'include',
-					type: 'string',
-					default: '',
-					placeholder: 'contacts,customStatus',
-					description: 'Comma-separated related records to embed in each result, dots for deeper levels',
-				},
+				INCLUDE_OPTION,
 				{
 					displayName: 'Sort',
 					name: 'sort',
@@ -241,6 +276,7 @@ export function buildProperties(
 	for (const spec of operations) {
 		properties.push(...idProperties(spec));
 		if (spec.shape === 'getMany') properties.push(...getManyProperties(spec));
+		if (spec.shape === 'getById') properties.push(...getByIdProperties(spec));
 		if (spec.shape === 'create' || spec.shape === 'update') properties.push(...writeProperties(spec));
 		if (READ_SHAPES.has(spec.shape)) properties.push(simplifyProperty(spec));
 	}

@@ -6,6 +6,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { WriteField } from './catalogue';
 import { displayNameOf } from './catalogue';
+import { idSourceOf, locatorProperty } from './locators';
 import type { AttributeSpec, ResourceTypeSpec } from './schema';
 
 function sentence(text: string): string {
@@ -50,12 +51,20 @@ export function writeFieldProperty(field: WriteField, type: ResourceTypeSpec): I
 		return attributeProperty(field.name, (type.attributes as Record<string, AttributeSpec>)[field.name]);
 	}
 	const many = field.relationship.toMany === true;
+	const { description, target } = field.relationship;
+	const what = `${description.charAt(0).toLowerCase()}${description.slice(1)}`;
+	// One record of a searchable type is picked with a locator; a list of IDs stays text.
+	const locator = many
+		? undefined
+		: locatorProperty({ displayName: displayNameOf(field.name), name: field.parameter, description: `The ${what}` }, target);
+	if (locator !== undefined) return locator;
+	const source = idSourceOf(target);
 	return {
 		displayName: displayNameOf(field.parameter),
 		name: field.parameter,
 		type: 'string',
 		default: '',
 		placeholder: many ? '101,102' : '101',
-		description: sentence(`${many ? 'Comma-separated IDs' : 'ID'} of the ${field.relationship.description.charAt(0).toLowerCase()}${field.relationship.description.slice(1)}`),
+		description: sentence(`${many ? 'Comma-separated IDs' : 'ID'} of the ${what}`) + (source === undefined ? '' : ` ${sentence(source)}`),
 	};
 }

@@ -21,8 +21,21 @@ export function invalidParameter(node: INode, parameter: string, problem: string
 	return new NodeOperationError(node, `Parameter "${parameter}" ${problem}`, { itemIndex });
 }
 
-/** A path id: a whole number from 1 to 2147483647, surrounding spaces trimmed. */
-export function parseId(node: INode, parameter: string, value: unknown, itemIndex?: number): string {
+/**
+ * The value inside a resource locator (`{ __rl, mode, value }`), or the value itself. Parameters
+ * that became locators keep reading what older workflows saved there: a plain string, a number or
+ * an expression's result.
+ */
+export function locatorValue(value: unknown): unknown {
+	if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'mode' in value && 'value' in value) {
+		return (value as { value: unknown }).value;
+	}
+	return value;
+}
+
+/** A path id: a whole number from 1 to 2147483647, surrounding spaces trimmed; a locator's value is read. */
+export function parseId(node: INode, parameter: string, input: unknown, itemIndex?: number): string {
+	const value = locatorValue(input);
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 	if (text === undefined || !/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
 		throw invalidParameter(

@@ -2,6 +2,7 @@ import type { Shape } from '../catalogue';
 import type { ActionContext, ActionResult } from './common';
 import { execute as remove } from './delete';
 import { execute as get } from './get';
+import { execute as getById } from './getById';
 import { execute as getMany } from './getMany';
 import { execute as getRelatedMany } from './getRelatedMany';
 import { execute as write } from './write';
@@ -13,6 +14,7 @@ export const ACTIONS: Record<Shape, Action> = {
 	getMany,
 	getRelatedMany,
 	get,
+	getById,
 	create: write,
 	update: write,
 	delete: remove,

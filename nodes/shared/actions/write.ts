@@ -12,7 +12,7 @@ import { buildResourceDocument, flatten, primaryResources } from '../jsonapi';
 import type { AttributeSpec } from '../schema';
 import { RESOURCE_TYPES } from '../schema';
 import { apiRequest } from '../transport';
-import { coerceAttribute, parseId, parseIdList } from '../values';
+import { coerceAttribute, locatorValue, parseId, parseIdList } from '../values';
 import type { ActionContext, ActionResult } from './common';
 import { resolvePath, userIdOverride } from './common';
 
@@ -21,7 +21,9 @@ interface WriteValues {
 	relationships: Record<string, RelationshipValue>;
 }
 
-function isUnset(value: unknown): boolean {
+/** Nothing given: no value, an empty one, or a resource locator with nothing chosen. */
+function isUnset(input: unknown): boolean {
+	const value = locatorValue(input);
 	return value === undefined || value === null || value === '';
 }
 
@@ -53,7 +55,7 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 	for (const field of required) {
 		const value = context.getNodeParameter(field.parameter, itemIndex, '') as unknown;
 		const label = displayNameOf(field.parameter);
-		if (isUnset(value) || (typeof value === 'string' && value.trim() === '')) {
+		if (isUnset(value) || (typeof locatorValue(value) === 'string' && String(locatorValue(value)).trim() === '')) {
 			throw new NodeOperationError(node, `Parameter "${label}" is required`, { itemIndex });
 		}
 		addField(context, spec, field, label, value, values, itemIndex);
