@@ -6,7 +6,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationSpec, WriteField } from '../catalogue';
-import { HTTP_METHOD, displayNameOf, writeFields } from '../catalogue';
+import { HTTP_METHOD, writeFields } from '../catalogue';
+import { writeFieldProperty } from '../fieldProperties';
 import type { RelationshipValue } from '../jsonapi';
 import { buildResourceDocument, flatten, primaryResources } from '../jsonapi';
 import type { AttributeSpec } from '../schema';
@@ -54,7 +55,7 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 	const values: WriteValues = { attributes: {}, relationships: {} };
 	for (const field of required) {
 		const value = context.getNodeParameter(field.parameter, itemIndex, '') as unknown;
-		const label = displayNameOf(field.parameter);
+		const label = writeFieldProperty(field, RESOURCE_TYPES[spec.type]).displayName;
 		if (isUnset(value) || (typeof locatorValue(value) === 'string' && String(locatorValue(value)).trim() === '')) {
 			throw new NodeOperationError(node, `Parameter "${label}" is required`, { itemIndex });
 		}
@@ -73,7 +74,7 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 			continue;
 		}
 		if (isUnset(value)) continue;
-		addField(context, spec, field, `${collectionLabel} → ${displayNameOf(field.parameter)}`, value, values, itemIndex);
+		addField(context, spec, field, `${collectionLabel} → ${writeFieldProperty(field, RESOURCE_TYPES[spec.type]).displayName}`, value, values, itemIndex);
 	}
 	return values;
 }
