@@ -177,6 +177,22 @@ const WORKFLOWS = {
 		],
 		connections: { [manualTrigger().name]: { main: [[{ node: 'Update task', type: 'main', index: 0 }]] } },
 	},
+	dealNotes: {
+		name: 'Notes of a deal',
+		nodes: [
+			manualTrigger(),
+			{
+				id: 'e0000000-0000-4000-8000-000000000001',
+				name: 'Notes of a deal',
+				type: 'n8n-nodes-loan-crm.loanCrmDeals',
+				typeVersion: 1,
+				position: [260, 0],
+				parameters: { resource: 'dealNote', operation: 'getMany', dealId: { __rl: true, mode: 'list', value: '' } },
+				credentials: CREDENTIAL,
+			},
+		],
+		connections: { [manualTrigger().name]: { main: [[{ node: 'Notes of a deal', type: 'main', index: 0 }]] } },
+	},
 };
 
 // --- Editor helpers -------------------------------------------------------------------------------
@@ -293,6 +309,20 @@ async function main(): Promise<void> {
 			await page.waitForSelector('[data-test-id="editCredential-modal"]', { timeout: 30_000 });
 			await settle(page);
 			await shot(page, '5-credential.png');
+		}
+		if (want(6)) {
+			await openWorkflow(page, await createWorkflow(page, WORKFLOWS.dealNotes));
+			await openNode(page, 'Notes of a deal');
+			await page.click('[data-test-id="resource-locator-dealId"] input');
+			await page.waitForSelector('[data-test-id="rlc-item"]', { timeout: 30_000 });
+			await page.keyboard.type("O'Connor", { delay: 80 });
+			await page.waitForFunction(
+				() => [...document.querySelectorAll('[data-test-id="rlc-item"]')].every((item) => (item.textContent ?? '').includes("O'Connor")),
+				undefined,
+				{ timeout: 30_000 },
+			);
+			await page.waitForTimeout(800);
+			await shot(page, '6-deal-locator-search.png');
 		}
 		// Last: widening the output panel is remembered by the editor for later node panels.
 		if (want(4)) {

@@ -1,9 +1,10 @@
 /**
  * What the real-n8n end-to-end run executes and checks: one node per operation of the four action
- * nodes (20), a chained pair that passes data between nodes through expressions, and the requests
+ * nodes (the 20 of the contract, the Get by ID operations, and again with IDs given as resource
+ * locators where the existing rows give plain old-style IDs), a chained pair that passes data between nodes through expressions, and the requests
  * the sandbox must have received for each. Ids come from the sandbox's fixtures.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameterResourceLocator, INodeParameters } from 'n8n-workflow';
 
 import type { FixtureIds, LoggedRequest } from '../../test/sandbox';
 
@@ -72,6 +73,11 @@ export const expectThat = {
 
 const { equal, count, fields, every } = expectThat;
 
+/** A resource locator's value as the editor saves it: picked From List or typed By ID. */
+export function locator(value: string, mode: 'list' | 'id' = 'list'): INodeParameterResourceLocator {
+	return { __rl: true, mode, value };
+}
+
 /** The body of a JSON:API write as the sandbox logged it. */
 function bodyIs(expected: unknown): (request: LoggedRequest) => string[] {
 	return (request) => equal('request body', request.json, expected);
@@ -94,6 +100,25 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 				...count(items, 3),
 				...every('every deal Settled, type deals', items, (item) => item.dealStatus === 'Settled' && item.type === 'deals'),
 				...equal('ids descending', items.map((item) => Number(item.id)), [...items.map((item) => Number(item.id))].sort((a, b) => b - a)),
+			],
+		},
+		{
+			key: 'loanCrmDeals/deal.get',
+			name: 'Deals: deal.get',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'deal', operation: 'get', dealId: locator(ids.dealWithCustomStatus), options: { include: 'customStatus', fields: 'name' } },
+			requests: [
+				{
+					method: 'GET',
+					path: '/jsonapi/deals',
+					check: queryIs({ filter: `equals(id,'${ids.dealWithCustomStatus}')`, include: 'customStatus', 'fields[deals]': 'name,customStatus', 'page[size]': '1' }),
+				},
+			],
+			check: (items) => [
+				...count(items, 1),
+				...equal('item keys', Object.keys(items[0] ?? {}).sort(), ['customStatus', 'id', 'name', 'type']),
+				...fields('deal', items[0], { id: ids.dealWithCustomStatus, type: 'deals' }),
+				...fields('custom status', items[0]?.customStatus as IDataObject | undefined, { id: customStatusOfDeal, type: 'custom-statuses' }),
 			],
 		},
 		{
@@ -142,6 +167,14 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			check: (items) => [...count(items, 4), ...every('type deal-securities with id', items, (item) => item.type === 'deal-securities' && typeof item.id === 'string')],
 		},
 		{
+			key: 'loanCrmDeals/dealSecurity.get',
+			name: 'Deals: dealSecurity.get',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'dealSecurity', operation: 'get', dealSecurityId: ids.dealSecurity },
+			requests: [{ method: 'GET', path: '/jsonapi/deal-securities', check: queryIs({ filter: `equals(id,'${ids.dealSecurity}')`, 'page[size]': '1' }) }],
+			check: (items) => [...count(items, 1), ...fields('security', items[0], { id: ids.dealSecurity, type: 'deal-securities' })],
+		},
+		{
 			key: 'loanCrmDeals/dealExternalReference.getMany',
 			name: 'Deals: dealExternalReference.getMany',
 			node: 'loanCrmDeals',
@@ -170,6 +203,24 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 				...count(items, 1),
 				...fields('reference', items[0], { id: ids.dealExternalReference, externalReference: 'ABC1234' }),
 				...equal('included deal id', (items[0]?.deal as IDataObject | undefined)?.id, ids.dealWithNotes),
+			],
+		},
+		{
+			key: 'loanCrmDeals/dealExternalReference.get',
+			name: 'Deals: dealExternalReference.get',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'dealExternalReference', operation: 'get', dealExternalReferenceId: ids.dealExternalReference, options: { include: 'deal' } },
+			requests: [
+				{
+					method: 'GET',
+					path: '/jsonapi/deal-external-references',
+					check: queryIs({ filter: `equals(id,'${ids.dealExternalReference}')`, include: 'deal', 'page[size]': '1' }),
+				},
+			],
+			check: (items) => [
+				...count(items, 1),
+				...fields('reference', items[0], { id: ids.dealExternalReference, externalReference: 'ABC1234' }),
+				...fields('its deal', items[0]?.deal as IDataObject | undefined, { id: ids.dealWithNotes, type: 'deals' }),
 			],
 		},
 		{
@@ -213,6 +264,14 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			parameters: { resource: 'dealNote', operation: 'getMany', dealId: ids.dealWithNotes },
 			requests: [{ method: 'GET', path: `/jsonapi/deals/${ids.dealWithNotes}/dealNotes` }],
 			check: (items) => [...count(items, 3), ...every('deal-notes with a title', items, (item) => item.type === 'deal-notes' && typeof item.title === 'string')],
+		},
+		{
+			key: 'loanCrmDeals/dealNote.getMany',
+			name: 'Deals: dealNote.getMany, deal picked From List',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'dealNote', operation: 'getMany', dealId: locator(ids.dealWithNotes) },
+			requests: [{ method: 'GET', path: `/jsonapi/deals/${ids.dealWithNotes}/dealNotes` }],
+			check: (items) => [...count(items, 3), ...every('deal-notes', items, (item) => item.type === 'deal-notes')],
 		},
 		{
 			key: 'loanCrmDeals/dealNote.update',
@@ -260,6 +319,14 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 				return [...count(items, 5), ...equal('values sorted descending', values, [...values].sort((a, b) => b - a))];
 			},
 		},
+		{
+			key: 'loanCrmDeals/income.get',
+			name: 'Deals: income.get',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'income', operation: 'get', incomeId: ids.income, simplify: false },
+			requests: [{ method: 'GET', path: '/jsonapi/incomes', check: queryIs({ filter: `equals(id,'${ids.income}')`, 'page[size]': '1' }) }],
+			check: (items) => [...count(items, 1), ...fields('income', items[0], { id: ids.income, type: 'incomes' }), ...(items[0]?.attributes ? [] : ['Simplify off: no attributes'])],
+		},
 	];
 
 	const contacts: OperationCase[] = [
@@ -277,6 +344,20 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			check: (items) => [
 				...(items.some((item) => item.id === ids.contactWithApostrophe) ? [] : [`contact ${ids.contactWithApostrophe} (O'Brien) not in the output`]),
 				...every("lastName O'Brien", items, (item) => item.lastName === "O'Brien"),
+			],
+		},
+		{
+			key: 'loanCrmContacts/contact.get',
+			name: 'Contacts: contact.get',
+			node: 'loanCrmContacts',
+			parameters: { resource: 'contact', operation: 'get', contactId: locator(` ${ids.contact} `, 'id'), options: { include: 'contactGroup' } },
+			requests: [
+				{ method: 'GET', path: '/jsonapi/contacts', check: queryIs({ filter: `equals(id,'${ids.contact}')`, include: 'contactGroup', 'page[size]': '1' }) },
+			],
+			check: (items) => [
+				...count(items, 1),
+				...fields('contact', items[0], { id: ids.contact, type: 'contacts' }),
+				...((items[0]?.contactGroup as IDataObject | undefined)?.type === 'contact-groups' ? [] : ['contactGroup not included']),
 			],
 		},
 		{
@@ -389,6 +470,14 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			],
 		},
 		{
+			key: 'loanCrmLeadsAndTasks/lead.get',
+			name: 'Leads & Tasks: lead.get, by ID from an expression',
+			node: 'loanCrmLeadsAndTasks',
+			parameters: { resource: 'lead', operation: 'get', leadId: locator(`={{ '${ids.lead}' }}`, 'id') },
+			requests: [{ method: 'GET', path: `/jsonapi/leads/${ids.lead}` }],
+			check: (items) => [...count(items, 1), ...fields('lead', items[0], { id: ids.lead, type: 'leads' })],
+		},
+		{
 			key: 'loanCrmLeadsAndTasks/task.update',
 			name: 'Leads & Tasks: task.update',
 			node: 'loanCrmLeadsAndTasks',
@@ -413,6 +502,20 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 				},
 			],
 			check: (items) => [...count(items, 1), ...fields('task', items[0], { id: ids.task, progress: 'Completed', priority: 'High' })],
+		},
+		{
+			key: 'loanCrmLeadsAndTasks/task.update',
+			name: 'Leads & Tasks: task.update, residential deal picked From List',
+			node: 'loanCrmLeadsAndTasks',
+			parameters: { resource: 'task', operation: 'update', taskId: ids.task, updateFields: { residentialDealId: locator(ids.dealWithoutNotes) } },
+			requests: [
+				{
+					method: 'PATCH',
+					path: `/jsonapi/tasks/${ids.task}`,
+					check: bodyIs({ data: { type: 'tasks', id: ids.task, relationships: { residentialDeal: { data: { type: 'deals', id: ids.dealWithoutNotes } } } } }),
+				},
+			],
+			check: (items) => [...count(items, 1), ...fields('task', items[0], { id: ids.task, type: 'tasks' })],
 		},
 	];
 
@@ -493,6 +596,18 @@ export function errorCases(ids: FixtureIds): { cases: OperationCase[]; faults: F
 			parameters: { resource: 'lead', operation: 'get', leadId: '999999' },
 			requests: [{ method: 'GET', path: '/jsonapi/leads/999999', status: 404 }],
 			check: errorItem(/^Loan CRM has no leads 999999 \(404\)/),
+		},
+		{
+			key: 'errors/Get by ID of a missing record',
+			expectsError: true,
+			name: 'Errors: deal.get of a missing deal',
+			node: 'loanCrmDeals',
+			parameters: { resource: 'deal', operation: 'get', dealId: locator('999999', 'id') },
+			requests: [{ method: 'GET', path: '/jsonapi/deals', status: 200, check: queryIs({ filter: "equals(id,'999999')", 'page[size]': '1' }) }],
+			check: (items) => [
+				...errorItem(/^Loan CRM has no deal with ID 999999$/)(items),
+				...fields('error item', items[0], { httpCode: '404' }),
+			],
 		},
 		{
 			key: 'errors/409 on a POST (not repeated)',

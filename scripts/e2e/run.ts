@@ -493,7 +493,34 @@ async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialData
 		if (response.status !== 200) problems.push(`icon ${icon} answered ${response.status}`);
 	}
 	record(`editor: node descriptions for ${types.length} nodes and their icons (${icons.size}) load`, problems);
-	void sandbox;
+	await checkListSearch(rest, sandbox, credential);
+}
+
+/** A resource locator's From List search as the editor asks for it, typed text with an apostrophe. */
+async function checkListSearch(rest: N8nRest, sandbox: Sandbox, credential: CredentialRef): Promise<void> {
+	const ids = sandbox.data.ids;
+	sandbox.clearLog();
+	const response = await rest.request('POST', '/dynamic-node-parameters/resource-locator-results', {
+		path: 'parameters.dealId',
+		nodeTypeAndVersion: { name: `${PACKAGE}.loanCrmDeals`, version: 1 },
+		currentNodeParameters: { resource: 'dealNote', operation: 'getMany', dealId: { __rl: true, mode: 'list', value: '' } },
+		methodName: 'searchDeals',
+		filter: "Liam O'Connor",
+		credentials: { loanCrmOAuth2Api: { id: credential.id, name: credential.name } },
+	});
+	const results = (response.json as { data?: { results?: Array<{ name: string; value: string }> } } | undefined)?.data?.results ?? [];
+	const requests = sandbox.apiRequests();
+	record('editor: a deal locator searches as the user types ("Liam O\'Connor")', [
+		...(response.status === 200 ? [] : [`POST /rest/dynamic-node-parameters/resource-locator-results answered ${response.status}: ${response.text.slice(0, 300)}`]),
+		...(results.some((result) => result.value === ids.dealWithApostrophe && /^O'Connor, Liam — .+ — #\d+$/.test(result.name))
+			? []
+			: [`deal ${ids.dealWithApostrophe} ("O'Connor, Liam — <status> — #id") is not among ${JSON.stringify(results).slice(0, 300)}`]),
+		...(requests.length === 1 ? [] : [`${requests.length} API requests, expected 1`]),
+		...requests.flatMap((request) => [
+			...headerProblems(sandbox, request),
+			...(request.query.filter === "and(contains(name,'Liam'),contains(name,'O''Connor'))" ? [] : [`filter ${JSON.stringify(request.query.filter)}`]),
+		]),
+	]);
 }
 
 main().then(
