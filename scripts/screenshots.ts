@@ -313,7 +313,7 @@ async function main(): Promise<void> {
 		if (want(6)) {
 			await openWorkflow(page, await createWorkflow(page, WORKFLOWS.dealNotes));
 			await openNode(page, 'Notes of a deal');
-			await page.click('[data-test-id="resource-locator-dealId"] input');
+			await page.click('[data-test-id="resource-locator-dealId"] [data-test-id="rlc-input"]');
 			await page.waitForSelector('[data-test-id="rlc-item"]', { timeout: 30_000 });
 			await page.keyboard.type("O'Connor", { delay: 80 });
 			await page.waitForFunction(
