@@ -3,10 +3,13 @@
  * as the editor runs it (LoadOptionsContext), locator values and old-style plain values read by
  * the operations, the By ID check, and Get on the collection endpoints with its not-found error.
  */
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import type { IConnections, INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { nodeTypes, runListSearch } from '../harness';
+import { REPO_ROOT, START_NODE_TYPE, nodeTypes, runListSearch, runWorkflow } from '../harness';
 import type { LoggedRequest } from '../sandbox';
 import { ID_PATTERN } from '../../nodes/shared/locators';
 import { LIST_PAGE_SIZE } from '../../nodes/shared/methods/listSearch';
@@ -230,6 +233,28 @@ describe('Locator values and old-style values are read alike', () => {
 				},
 			},
 		});
+	});
+
+	it('examples/web-form-to-contact.json as saved (Deal ID from an expression) runs unchanged', async () => {
+		const saved = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-contact.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
+		const submission = { 'First name': 'Aroha', 'Last name': 'Ngata', Email: 'aroha@example.com', Mobile: '0412 345 678', 'Deal number': Number(ids().dealWithoutNotes) };
+		const nodes = saved.nodes
+			.filter((node) => node.type !== 'n8n-nodes-base.stickyNote')
+			.map((node): INode => {
+				// The form trigger becomes the harness's start node under the same name; the example's
+				// integration ID placeholder becomes one the sandbox knows. Nothing else is changed.
+				if (node.name === 'On form submission') return { ...node, type: START_NODE_TYPE, typeVersion: 1, parameters: { items: JSON.stringify([submission]) } };
+				if (node.name === 'Record the form on the deal') return { ...node, parameters: { ...node.parameters, integrationId: ids().otherIntegration } };
+				return node;
+			});
+		const result = await runWorkflow({ nodes, connections: saved.connections }, { credentials: env.store, startNode: 'On form submission' });
+		expect(result.error).toBeUndefined();
+		const post = env.sandbox.apiRequests().find((request) => request.path === '/jsonapi/deal-external-references');
+		expect((post?.json as { data: { relationships: unknown } }).data.relationships).toEqual({
+			integration: { data: { type: 'integrations', id: ids().otherIntegration } },
+			deal: { data: { type: 'deals', id: ids().dealWithoutNotes } },
+		});
+		expect(result.output('Record the form on the deal')).toHaveLength(1);
 	});
 
 	it('a locator in create fields and in update fields becomes the relationship', async () => {
