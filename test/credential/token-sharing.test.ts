@@ -189,3 +189,29 @@ describe('concurrent token renewals share one token', () => {
 		expect(sb.tokenRequests()).toHaveLength(1);
 	});
 });
+
+describe('a shared token past its expires_in', () => {
+	it('is not handed to a stale caller: the caller gets a new token instead of one the service would reject', async () => {
+		const own = await startSandbox({ tokenLifetimeSeconds: 1 });
+		try {
+			const storeA = new CredentialStore([{ type: TYPE, data: sandboxCredential(own) }]);
+			expect((await listOneDeal(storeA)).error).toBeUndefined();
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			// Another credential record with the same values fetches a newer token, which becomes the shared one.
+			const storeB = new CredentialStore([{ type: TYPE, data: sandboxCredential(own) }]);
+			expect((await listOneDeal(storeB)).error).toBeUndefined();
+			const newerButExpired = storedToken(storeB);
+			await new Promise((resolve) => setTimeout(resolve, 1100));
+			own.clearLog();
+
+			const result = await listOneDeal(storeA);
+
+			expect(result.error).toBeUndefined();
+			expect(own.requests.map((r) => `${r.kind} ${r.status}`)).toEqual(['api 401', 'token 200', 'api 200']);
+			expect(storedToken(storeA)).not.toBe(newerButExpired);
+			expect(storedToken(storeA)).toBe(own.issuedTokens().at(-1));
+		} finally {
+			await own.close();
+		}
+	});
+});
