@@ -7,13 +7,18 @@
  * - The service issues clients that authenticate either by HTTP Basic or by form fields and rejects
  *   a request that uses both. Owning the token request guarantees exactly one method, and lets a
  *   failure say which value to fix without echoing the secret.
- * - The "Test" button fetches a token when none is stored (and again when the API answers 401), so a
- *   wrong secret, token URL or base URL is reported before the first workflow runs.
+ * - The "Test" button always fetches a token with the values in the dialog and lists one deal with it
+ *   (see TEST_STARTED_HEADER), so a wrong secret, token URL or base URL is reported at once, even
+ *   while a token fetched with the old values is still stored.
+ * - The token is stored with a fingerprint of the values it was fetched with; after any edit
+ *   `authenticate` refuses it and n8n fetches a new one before the next request.
  * - n8n stores the token in the hidden, expirable `accessToken` field and reuses it across items and
  *   executions; after a 401 it calls `preAuthentication` once more and retries the request once.
+ * - n8n has no lock around `preAuthentication`: requests that meet a 401 at once would each fetch a
+ *   token. accessTokens.ts makes them share one fetch within the process.
  *
  * The cost: n8n renews this kind of token on the first 401 rather than shortly before `expires_in`
- * runs out, and without a cross-execution lock. The lifetime itself is never hard-coded.
+ * runs out. The lifetime itself is never hard-coded.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -26,8 +31,23 @@ import type {
 } from 'n8n-workflow';
 
 import { networkErrorCode, networkProblem } from '../nodes/shared/networkProblem';
+import {
+	credentialFingerprint,
+	heldToken,
+	normalisedScope,
+	requireTokenFetchedSince,
+	sharedAccessToken,
+} from './accessTokens';
 
 const TOKEN_TIMEOUT_MS = 10_000;
+
+/**
+ * Set on the credential test's request only, to when the test started; `authenticate` removes it
+ * and accepts no token fetched before then, so the Test button always asks the Access Token URL
+ * with the values in the dialog. (n8n means to run preAuthentication during a test, but its check
+ * compares the test node's type 'noOp' with 'n8n-nodes-base.noOp' and never matches.)
+ */
+const TEST_STARTED_HEADER = 'X-Loan-Crm-Credential-Test-Started';
 
 interface TokenResponse {
 	access_token?: unknown;
@@ -122,10 +142,32 @@ export class LoanCrmOAuth2Api implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		// Which values the stored token was fetched with (a SHA-256 digest, never shown in the
+		// editor) and when, so tokens can be shared safely between concurrent renewals.
+		{
+			displayName: 'Access Token Fingerprint',
+			name: 'accessTokenFingerprint',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
+			displayName: 'Access Token Fetched At',
+			name: 'accessTokenFetchedAt',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return { accessToken: await requestAccessToken(this, credentials) };
+		const fingerprint = credentialFingerprint(credentials);
+		const token = await sharedAccessToken(fingerprint, heldToken(credentials), async () => await requestAccessToken(this, credentials));
+		return {
+			accessToken: token.accessToken,
+			accessTokenFingerprint: fingerprint,
+			accessTokenFetchedAt: token.fetchedAt,
+		};
 	}
 
 	async authenticate(
@@ -133,6 +175,19 @@ export class LoanCrmOAuth2Api implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const headers = { ...(requestOptions.headers ?? {}) };
+		const testStartedAt = Number(headers[TEST_STARTED_HEADER]);
+		delete headers[TEST_STARTED_HEADER];
+		// A stored token is used only with the values it was fetched with: editing the secret, client
+		// ID, token URL, scope (or any other value) makes n8n fetch a new one before the request.
+		const fingerprint = credentialFingerprint(credentials);
+		const held = heldToken(credentials);
+		if (held.fingerprint !== fingerprint) {
+			throw needsNewToken('was fetched with other credential values');
+		}
+		if (Number.isFinite(testStartedAt) && held.fetchedAt < testStartedAt) {
+			requireTokenFetchedSince(fingerprint, testStartedAt);
+			throw needsNewToken('predates the credential test');
+		}
 		headers.Authorization = `Bearer ${String(credentials.accessToken ?? '')}`;
 		// A node may override the adviser for one request; the credential's value is the default.
 		const hasUserId = Object.keys(headers).some((name) => name.toLowerCase() === 'userid');
@@ -147,7 +202,10 @@ export class LoanCrmOAuth2Api implements ICredentialType {
 			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/jsonapi$/i, "")}}/jsonapi',
 			url: '/deals',
 			qs: { 'page[size]': 1 },
-			headers: { Accept: 'application/vnd.api+json' },
+			headers: {
+				Accept: 'application/vnd.api+json',
+				[TEST_STARTED_HEADER]: '={{ $now.toMillis() }}',
+			},
 		},
 		rules: [
 			{
@@ -170,19 +228,27 @@ export class LoanCrmOAuth2Api implements ICredentialType {
 	};
 }
 
+/**
+ * Thrown by `authenticate` when the stored token must not be used. It looks like the service's 401
+ * to n8n, which then runs `preAuthentication` (a new token) and `authenticate` again, before any
+ * request is sent.
+ */
+function needsNewToken(reason: string): Error {
+	return Object.assign(new Error(`Loan CRM credential: the stored access token ${reason}; a new one is needed.`), {
+		response: { status: 401 },
+	});
+}
+
 /** Client-credentials token request; exactly one client authentication method per request. */
 async function requestAccessToken(
 	context: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
-): Promise<string> {
+): Promise<{ accessToken: string; expiresInSeconds?: number }> {
 	const tokenUrl = String(credentials.accessTokenUrl ?? '').trim();
 	const clientId = String(credentials.clientId ?? '');
 	const clientSecret = String(credentials.clientSecret ?? '');
 	const form: Record<string, string> = { grant_type: 'client_credentials' };
-	const scope = String(credentials.scope ?? '')
-		.split(/[\s,]+/)
-		.filter((part) => part !== '')
-		.join(' ');
+	const scope = normalisedScope(credentials.scope);
 	if (scope !== '') form.scope = scope;
 
 	const request: IHttpRequestOptions = {
@@ -235,7 +301,8 @@ async function requestAccessToken(
 			`Loan CRM credential: the token response from ${safeUrl(tokenUrl)} has no access_token. Check the Access Token URL.`,
 		);
 	}
-	return parsed.access_token;
+	const expiresIn = Number(parsed.expires_in);
+	return { accessToken: parsed.access_token, expiresInSeconds: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined };
 }
 
 function describeTokenFailure(

@@ -32,7 +32,8 @@ import { knownIssue } from './known-issues';
 import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './n8n';
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
 import type { CredentialRef } from './workflows';
-import { CREDENTIAL_ID, TRIGGER_FILTER, WORKFLOW_IDS, failureWorkflow, operationsWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
+import { CREDENTIAL_ID, MANUAL, TRIGGER_FILTER, WORKFLOW_IDS, failureWorkflow, operationsWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
+import { checkCredentialEdit } from './credential-edit';
 import { sandboxCredential } from '../../test/harness/sandbox-credential';
 
 const timings = new Timings();
@@ -338,6 +339,7 @@ async function main(): Promise<number> {
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
 			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
+			await timings.step('credential dialog: Test, run, wrong secret, Test, run', () => checkCredentialEdit(port, sandbox, credential, { id: WORKFLOW_IDS.token, trigger: MANUAL }, record));
 			await timings.step('n8n stop', () => n8n.stop());
 		}
 	} catch (error) {

@@ -30,7 +30,7 @@ export const WORKFLOW_IDS = {
 
 export const CREDENTIAL_ID = 'lcE2eSandboxCred';
 
-const MANUAL = 'Run (manual trigger)';
+export const MANUAL = 'Run (manual trigger)';
 
 function manualTrigger(): INode {
 	return { id: 'manual-trigger', name: MANUAL, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };

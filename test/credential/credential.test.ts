@@ -9,7 +9,7 @@ import { createServer } from 'net';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import type { RunResult } from '../harness';
-import { CredentialStore, nodeTypes, runNode, sandboxCredential, testCredential } from '../harness';
+import { CredentialStore, editAndTestCredential, nodeTypes, runNode, sandboxCredential, testCredential } from '../harness';
 import { loadPackageSource } from '../harness/package-source';
 import type { LoggedRequest, Sandbox } from '../sandbox';
 import { startSandbox } from '../sandbox';
@@ -126,7 +126,9 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 		it('fetches one token and reuses it across 5 items and 2 executions', async () => {
 			const store = storeFor(sandboxCredential(sb));
 			const input = [{ i: 0 }, { i: 1 }, { i: 2 }, { i: 3 }, { i: 4 }];
+			const before = Date.now();
 			const first = await request(store, { input });
+			const after = Date.now();
 			expect(first.error).toBeUndefined();
 			expect(first.items).toHaveLength(5);
 			expect(first.items.map((item) => item.pairedItem)).toEqual(input.map((_, i) => ({ item: i })));
@@ -138,10 +140,18 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 			expect(sb.apiRequests()).toHaveLength(10);
 			const token = sb.issuedTokens().at(-1);
 			expect(new Set(sb.apiRequests().map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${token}`]));
-			// n8n persisted the token once, into the hidden field, and kept everything else.
+			// n8n persisted the token once, into the hidden fields (with a digest of the values it was
+			// fetched with and when), and kept everything else.
 			expect(store.updates).toBe(1);
 			const stored = store.firstOfType(TYPE)?.data;
-			expect(stored).toEqual({ ...sandboxCredential(sb), accessToken: token });
+			expect(stored).toEqual({
+				...sandboxCredential(sb),
+				accessToken: token,
+				accessTokenFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+				accessTokenFetchedAt: expect.any(Number),
+			});
+			expect(Number(stored?.accessTokenFetchedAt)).toBeGreaterThanOrEqual(before);
+			expect(Number(stored?.accessTokenFetchedAt)).toBeLessThanOrEqual(after);
 		});
 
 		it("sends client id and secret only as HTTP Basic for 'header'", async () => {
@@ -274,6 +284,70 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 		});
 	});
 
+	describe('editing the credential invalidates the stored token', () => {
+		const edits: Array<[string, () => ICredentialDataDecryptedObject]> = [
+			['Client Secret and Client ID (another client)', () => {
+				const client = newClient({});
+				return { clientId: client.clientId, clientSecret: client.clientSecret };
+			}],
+			['Access Token URL', () => ({ accessTokenUrl: `${sb.tokenUrl}?tenant=main` })],
+			['Scope', () => ({ scope: 'api.deals.search' })],
+		];
+
+		it.each(edits)('after an edit of the %s the next run fetches a token with the new values before any API request', async (_field, edit) => {
+			const store = new CredentialStore();
+			const id = store.add(TYPE, sandboxCredential(sb)).id;
+			expect((await request(store)).error).toBeUndefined();
+			const oldToken = store.get(id)?.data.accessToken;
+			const changed = edit();
+			store.patch(id, changed);
+			sb.clearLog();
+
+			const result = await request(store);
+			expect(result.error).toBeUndefined();
+			// No request with the old token: the stored one is refused before anything is sent.
+			expect(kinds(sb.requests)).toEqual(['token 200', 'api 200']);
+			const [token] = sb.tokenRequests();
+			const newValues = { ...sandboxCredential(sb), ...changed };
+			expect(token.headers.authorization).toBe(basic(String(newValues.clientId), String(newValues.clientSecret)));
+			expect(new URLSearchParams(token.body).get('scope')).toBe(newValues.scope);
+			expect(token.rawQuery).toBe(changed.accessTokenUrl === undefined ? '' : 'tenant=main');
+			const newToken = sb.issuedTokens().at(-1);
+			expect(newToken).not.toBe(oldToken);
+			expect(sb.apiRequests()[0].headers.authorization).toBe(`Bearer ${newToken}`);
+			// …and stores it, so the run after that uses it without asking again.
+			sb.clearLog();
+			expect((await request(store)).error).toBeUndefined();
+			expect(kinds(sb.requests)).toEqual(['api 200']);
+		});
+
+		it('after the Client Secret is rotated (same client) the next run fetches a token with the new secret', async () => {
+			const client = newClient({});
+			const store = new CredentialStore();
+			const id = store.add(TYPE, sandboxCredential(sb, client)).id;
+			expect((await request(store)).error).toBeUndefined();
+			const rotated = newClient({ clientId: client.clientId });
+			store.patch(id, { clientSecret: rotated.clientSecret });
+			sb.clearLog();
+			expect((await request(store)).error).toBeUndefined();
+			expect(kinds(sb.requests)).toEqual(['token 200', 'api 200']);
+			expect(sb.tokenRequests()[0].headers.authorization).toBe(basic(client.clientId, rotated.clientSecret));
+		});
+
+		it('a token stored by an earlier version of the package (no fingerprint) is replaced once', async () => {
+			const current = storeFor(sandboxCredential(sb));
+			expect((await request(current)).error).toBeUndefined();
+			const validToken = String(current.firstOfType(TYPE)?.data.accessToken);
+			const store = storeFor({ ...sandboxCredential(sb), accessToken: validToken });
+			sb.clearLog();
+			expect((await request(store)).error).toBeUndefined();
+			expect(kinds(sb.requests)).toEqual(['token 200', 'api 200']);
+			sb.clearLog();
+			expect((await request(store)).error).toBeUndefined();
+			expect(kinds(sb.requests)).toEqual(['api 200']);
+		});
+	});
+
 	describe('token failures inside a workflow', () => {
 		it('a wrong secret fails the node with a message naming the fields to check', async () => {
 			const result = await request(sandboxCredential(sb, { clientSecret: 'wrong-secret-value' }));
@@ -305,19 +379,75 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 			expect(result.status).toBe('OK');
 		});
 
-		// n8n 2.41.3 quirk (credentials-helper.ts): preAuthentication is forced during a test only for
-		// a node of type 'n8n-nodes-base.noOp', but the tester's node type is the NoOp class's
-		// description.name, 'noOp'; so the Test button fetches a token only when the data under test
-		// has none (or the API rejects it). The credential's header comment assumes it always does.
-		it('reuses a still-valid token in the data under test (no new token, wrong secret unnoticed)', async () => {
+		// n8n means to force preAuthentication during a test, but its check compares the test node's
+		// type 'noOp' with 'n8n-nodes-base.noOp' (and a `temp` parameter the node does not have), so
+		// the data under test would keep the stored token. The test request carries its start time
+		// and the credential accepts no token fetched before it.
+		it('asks the token URL even when the dialog data holds a valid stored token, and lists a deal with the new token', async () => {
 			const store = storeFor(sandboxCredential(sb));
 			expect((await request(store)).error).toBeUndefined();
-			const accessToken = String(store.firstOfType(TYPE)?.data.accessToken);
+			const id = String(store.firstOfType(TYPE)?.id);
+			const stored = String(store.firstOfType(TYPE)?.data.accessToken);
 			sb.clearLog();
-			const result = await testCredential({ ...sandboxCredential(sb, { clientSecret: 'wrong' }), accessToken });
+			const result = await editAndTestCredential(store, id, {});
+			remember(result);
+			expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(kinds(sb.requests)).toEqual(['token 200', 'api 200']);
+			const fresh = sb.issuedTokens().at(-1);
+			expect(fresh).not.toBe(stored);
+			const [api] = sb.apiRequests();
+			expect(api.headers.authorization).toBe(`Bearer ${fresh}`);
+			expect(api.query['page[size]']).toBe('1');
+			// The marker the credential reads never reaches the service.
+			expect(Object.keys(api.headers).filter((name) => name.startsWith('x-loan-crm'))).toEqual([]);
+		});
+
+		it('test -> run -> the secret changed to a wrong one: the test fails, and a run fails with the credential message instead of using the old token', async () => {
+			const store = new CredentialStore();
+			const id = store.add(TYPE, sandboxCredential(sb)).id;
+			const passed = await editAndTestCredential(store, id, {});
+			remember(passed);
+			expect(passed).toEqual({ status: 'OK', message: 'Connection successful!' });
+			const ran = await request(store);
+			expect(ran.error).toBeUndefined();
+			expect(ran.items).toHaveLength(1);
+			const validToken = String(store.get(id)?.data.accessToken);
+			expect(validToken).toBe(sb.issuedTokens().at(-1));
+			sb.clearLog();
+
+			const wrongSecret = 'typo-in-the-rotated-secret';
+			const failed = await editAndTestCredential(store, id, { clientSecret: wrongSecret });
+			remember(failed);
+			expect(failed.status).toBe('Error');
+			expect(failed.message).toMatch(/^Loan CRM credential: the Access Token URL .* rejected the client \(401 invalid_client\)\. Check the Client ID, the Client Secret/);
+			expect(failed.message).not.toContain(wrongSecret);
+			expect(kinds(sb.requests)).toEqual(['token 401']);
+			// Saved with the typo; the old token is still stored and still valid at the service.
+			expect(store.get(id)?.data).toMatchObject({ clientSecret: wrongSecret, accessToken: validToken });
+			sb.clearLog();
+
+			const after = await request(store);
+			expect(after.items).toEqual([]);
+			expect(after.error?.message).toMatch(/^Loan CRM credential: the Access Token URL .* rejected the client \(401 invalid_client\)/);
+			expect(JSON.stringify(after.error)).not.toContain(wrongSecret);
+			expect(kinds(sb.requests)).toEqual(['token 401']);
+			expect(sb.apiRequests()).toEqual([]);
+		});
+
+		it('a test of unsaved edits leaves the stored values in force: the next run fetches a token with them', async () => {
+			const store = new CredentialStore();
+			const id = store.add(TYPE, sandboxCredential(sb)).id;
+			expect((await request(store)).error).toBeUndefined();
+			const client = newClient({});
+			const result = await editAndTestCredential(store, id, { clientId: client.clientId, clientSecret: client.clientSecret }, { save: false });
 			remember(result);
 			expect(result.status).toBe('OK');
-			expect(sb.tokenRequests()).toHaveLength(0);
+			// n8n stored the token fetched for the dialog's values, next to the unchanged stored values.
+			expect(store.get(id)?.data.clientId).toBe(sb.clientId);
+			sb.clearLog();
+			expect((await request(store)).error).toBeUndefined();
+			expect(kinds(sb.requests)).toEqual(['token 200', 'api 200']);
+			expect(sb.tokenRequests()[0].headers.authorization).toBe(basic(sb.clientId, sb.clientSecret));
 		});
 
 		it('names the secret (without echoing it) when the secret is wrong', async () => {

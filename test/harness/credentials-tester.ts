@@ -23,7 +23,14 @@ import type {
 	ITaskDataConnections,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { VersionedNodeType, Workflow, createEmptyRunExecutionData, deepCopy } from 'n8n-workflow';
+import {
+	CREDENTIAL_BLANKING_VALUE,
+	CREDENTIAL_EMPTY_VALUE,
+	VersionedNodeType,
+	Workflow,
+	createEmptyRunExecutionData,
+	deepCopy,
+} from 'n8n-workflow';
 
 import { createMockNodeTypes, CredentialStore } from './credentials';
 import type { HarnessNodeTypes } from './registry';
@@ -335,4 +342,66 @@ export async function testCredential(
 		data: deepCopy(data),
 	});
 	return { status: result.status, message: result.message };
+}
+
+/**
+ * The editor's dialog on a saved credential, as n8n 2.x does it:
+ *   1. it loads the stored data with every password field blanked (GET /credentials/:id with
+ *      includeData → CredentialsService.redact), drops empty values and fills in the defaults of
+ *      missing properties (CredentialEdit: loadCurrentCredential, setCredentialPropertyDefaults);
+ *   2. the user's edits replace some values;
+ *   3. Save (when `save`) sends it all back, and the server restores the blanked values from the
+ *      stored data (PATCH /credentials/:id → prepareUpdateData → unredact), so hidden fields such
+ *      as a stored token survive an edit;
+ *   4. Test sends the same data (POST /credentials/test → prepareCredentialsForTest → unredact)
+ *      and runs the credential test with it.
+ * Not mirrored: sharing, external-secret checks, redaction of JSON leaves, fixedCollections.
+ */
+export async function editAndTestCredential(
+	store: CredentialStore,
+	id: string,
+	edits: ICredentialDataDecryptedObject,
+	options: { save?: boolean } = {},
+): Promise<TestCredentialResult> {
+	const record = store.get(id);
+	if (!record) throw new Error(`No credential ${id}`);
+	const properties = store.getCredentialsProperties(record.type);
+	const redacted = redact(record.data, properties);
+	const dialog: ICredentialDataDecryptedObject = {};
+	for (const [key, value] of Object.entries(redacted)) if (value !== '') dialog[key] = value;
+	for (const property of properties) if (!(property.name in dialog)) dialog[property.name] = property.default as never;
+	Object.assign(dialog, deepCopy(edits));
+
+	if (options.save !== false) store.patch(id, unredact(dialog, store.get(id)?.data ?? {}));
+	const tested = unredact(dialog, store.get(id)?.data ?? {});
+	const tester = new CredentialsTester(store);
+	const result = await tester.testCredentials(record.type, { id: record.id, name: record.name, type: record.type, data: tested });
+	return { status: result.status, message: result.message };
+}
+
+/** CredentialsService.redactValues for flat data: password fields (not expressions) are blanked. */
+function redact(
+	data: ICredentialDataDecryptedObject,
+	properties: ReturnType<CredentialStore['getCredentialsProperties']>,
+): ICredentialDataDecryptedObject {
+	const copy = deepCopy(data);
+	for (const key of Object.keys(copy)) {
+		const property = properties.find((p) => p.name === key);
+		if (!property?.typeOptions?.password) continue;
+		if (String(copy[key] ?? '').startsWith('={{') && !property.noDataExpression) continue;
+		copy[key] = String(copy[key] ?? '').length > 0 ? CREDENTIAL_BLANKING_VALUE : CREDENTIAL_EMPTY_VALUE;
+	}
+	return copy;
+}
+
+/** CredentialsService.unredactRestoreValues for flat data: blanked values come from the stored data. */
+function unredact(
+	sent: ICredentialDataDecryptedObject,
+	stored: ICredentialDataDecryptedObject,
+): ICredentialDataDecryptedObject {
+	const merged = deepCopy(sent);
+	for (const [key, value] of Object.entries(merged)) {
+		if (value === CREDENTIAL_BLANKING_VALUE || value === CREDENTIAL_EMPTY_VALUE) merged[key] = stored[key];
+	}
+	return merged;
 }

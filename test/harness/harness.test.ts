@@ -19,6 +19,7 @@ import {
 	sandboxCredential,
 	sourcePathFor,
 } from '.';
+import { credentialFingerprint } from '../../credentials/accessTokens';
 
 const THROW = `${HARNESS_PACKAGE}.harnessThrow`;
 
@@ -240,8 +241,14 @@ describe('CredentialStore (n8n CredentialsHelper logic)', () => {
 
 	it('applies the function-form authenticate of the package credential', async () => {
 		const store = new CredentialStore();
-		const options = await store.authenticate({ accessToken: 'T', userId: ' 42 ' }, 'loanCrmOAuth2Api', { url: 'http://x', headers: { a: 'b' } });
+		const values = { userId: ' 42 ' };
+		const fetchedWith = { ...values, accessToken: 'T', accessTokenFingerprint: credentialFingerprint(values), accessTokenFetchedAt: 1 };
+		const options = await store.authenticate(fetchedWith, 'loanCrmOAuth2Api', { url: 'http://x', headers: { a: 'b' } });
 		expect(options.headers).toEqual({ a: 'b', Authorization: 'Bearer T', UserId: '42' });
+		// A token fetched with other values is refused the way n8n renews tokens: as a 401.
+		await expect(
+			store.authenticate({ ...fetchedWith, userId: '43' }, 'loanCrmOAuth2Api', { url: 'http://x', headers: {} }),
+		).rejects.toMatchObject({ response: { status: 401 } });
 	});
 
 	it('preAuthentication: runs only when the expirable field is empty or expired, persists it, keeps expression fields', async () => {

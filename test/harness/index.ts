@@ -15,7 +15,7 @@ export type { CredentialRecord, CredentialWrite } from './credentials';
 export { CredentialStore } from './credentials';
 export { CredentialTypes } from './credential-types';
 export type { TestCredentialResult } from './credentials-tester';
-export { CredentialsTester, testCredential } from './credentials-tester';
+export { CredentialsTester, editAndTestCredential, testCredential } from './credentials-tester';
 export { createAdditionalData } from './additional-data';
 export type { HarnessNodeTypes, Registry } from './registry';
 export { HARNESS_PACKAGE, NOOP_TYPE, createRegistry, defaultRegistry } from './registry';
