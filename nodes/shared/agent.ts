@@ -114,7 +114,9 @@ const FILTER_SYNTAX =
 function exampleFilter(type: ResourceTypeSpec): string {
 	const attributes = type.attributes;
 	const enumField = Object.entries(attributes).find(([, attribute]) => attribute.kind === 'enum');
-	const dateField = Object.entries(attributes).find(([, attribute]) => attribute.kind === 'dateTime' || attribute.kind === 'date');
+	const dateField = Object.entries(attributes)
+		.sort(([a], [b]) => Number(b === 'updated') - Number(a === 'updated'))
+		.find(([, attribute]) => attribute.kind === 'dateTime' || attribute.kind === 'date');
 	const textField = Object.entries(attributes).find(([, attribute]) => attribute.kind === 'string');
 	const terms: string[] = [];
 	if (enumField) terms.push(`equals(${enumField[0]},'${enumField[1].values?.[enumField[1].values.length - 1] ?? ''}')`);
