@@ -1,9 +1,9 @@
 /**
  * The action nodes as tools of an AI agent (or of n8n's MCP Server Trigger).
  *
- * How n8n makes a tool of a node (read in the installed n8n 2.30.0 and n8n-workflow/n8n-core 2.41;
- * 1.x public source has the same getToolDescriptionForNode, without the expression resolver; the
- * e2e proof runs on 2.30 only):
+ * How n8n makes a tool of a node (read in the installed n8n 2.30.0 and 1.123.81 and in
+ * n8n-workflow/n8n-core 2.41; 1.123 has the same code minus the expression resolver of
+ * toolDescription; the MCP e2e runs on 2.30):
  * - `usableAsTool: true` makes the loader (cli createAiTools → convertNodeToAiTool) register a copy
  *   named `<name>Tool` with inputs [] and outputs [ai_tool]. `usableAsTool: { replacements }` only
  *   swaps top-level description fields (displayName, description, …), never per-operation texts.

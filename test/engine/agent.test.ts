@@ -89,11 +89,15 @@ describe('what the agent reads', () => {
 		expect(env.sandbox.apiRequests()).toEqual([]);
 	});
 
-	it("the workflow author's own tool description wins, also one saved with n8n's Set Manually", async () => {
+	it("the workflow author's own tool description wins, also one saved with n8n's Set Manually; Set Automatically gets ours", async () => {
 		const own = { ...GET_LEAD, name: 'Own', parameters: { ...GET_LEAD.parameters, toolDescription: 'Look up one lead.' } };
 		const saved = { ...GET_LEAD, name: 'Saved', parameters: { ...GET_LEAD.parameters, descriptionType: 'manual', toolDescription: 'Saved text.' } };
-		const { tools } = await agent([own, saved], []);
-		expect(Object.fromEntries(tools.map((tool) => [tool.name, tool.description]))).toEqual({ Own: 'Look up one lead.', Saved: 'Saved text.' });
+		const auto = { ...GET_LEAD, name: 'Auto', parameters: { ...GET_LEAD.parameters, descriptionType: 'auto' } };
+		const { tools } = await agent([own, saved, auto], []);
+		const descriptions = Object.fromEntries(tools.map((tool) => [tool.name, tool.description]));
+		expect([descriptions.Own, descriptions.Saved]).toEqual(['Look up one lead.', 'Saved text.']);
+		// n8n's old "Set Automatically" gave "Get a lead in Loan CRM Leads & Tasks"; saved with it, a tool now gets ours.
+		expect(descriptions.Auto).toMatch(/^Get a lead in Loan CRM: get the status of a lead by its ID/);
 	});
 });
 
