@@ -32,6 +32,17 @@ const OPERATOR_FUNCTIONS: Record<string, (field: string, value: string) => strin
 	'>=': (field, value) => `greaterOrEqual(${field},${value})`,
 };
 
+/**
+ * ` (tool argument "filter")` when the parameter at `path` is filled by the agent through
+ * `$fromAI('filter', …)`: the name the agent knows it by. Empty otherwise.
+ */
+export function toolArgument(node: INode, path: string[]): string {
+	let value: unknown = node.parameters;
+	for (const key of path) value = value !== null && typeof value === 'object' ? (value as { [key: string]: unknown })[key] : undefined;
+	const key = typeof value === 'string' ? /\$fromAI\(\s*(['"`])([A-Za-z0-9_-]+)\1/.exec(value)?.[2] : undefined;
+	return key === undefined ? '' : ` (tool argument "${key}")`;
+}
+
 /** "Fields of deals: id, created, …; through relationships: adviser.id, customStatus.name". */
 export function fieldsSentence(typeName: string, type: ResourceTypeSpec): string {
 	const { attributes, paths } = queryableFields(type);
@@ -72,9 +83,11 @@ export function checkFilterSyntax(node: INode, parameter: string, typeName: stri
 		if (/^[A-Za-z][A-Za-z0-9.]*$/.test(field)) suggestion = OPERATOR_FUNCTIONS[operator.operator](field, value);
 	}
 	const got = expression.length > 80 ? `${expression.slice(0, 80)}…` : expression;
+	const argument = toolArgument(node, ['options', 'filter']).trimStart();
+	const prefix = argument === '' ? '' : `${argument} `;
 	const problem = operator
-		? `uses the operator ${operator.operator}; the service only understands functions: write ${suggestion} instead of ${got}`
-		: `must start with a function such as ${suggestion}; got ${got}`;
+		? `${prefix}uses the operator ${operator.operator}; the service only understands functions: write ${suggestion} instead of ${got}`
+		: `${prefix}must start with a function such as ${suggestion}; got ${got}`;
 	throw invalidParameter(
 		node,
 		parameter,
@@ -103,15 +116,15 @@ export function explainRejectedQuery(error: unknown, typeName: string, type: Res
 	if (!(error instanceof NodeApiError) || error.httpCode !== '400') return error;
 	const parameters = new Set(errorObjectsOf(error).map((entry) => entry.source?.parameter));
 	const label = parameters.has('sort')
-		? 'Options → Sort'
+		? `Options → Sort"${toolArgument(error.node, ['options', 'sort'])}`
 		: parameters.has('filter')
-			? 'Options → Filter (or Conditions)'
+			? `Options → Filter (or Conditions)"${toolArgument(error.node, ['options', 'filter'])}`
 			: undefined;
 	if (label === undefined) return error;
 	const example = parameters.has('sort') ? 'Sort example: -updated,name.' : "Filter example: and(equals(field,'value'),greaterOrEqual(updated,'2026-11-01')).";
 	return amend(
 		error,
-		`Check parameter "${label}". ${fieldsSentence(typeName, type)}`,
+		`Check parameter "${label}. ${fieldsSentence(typeName, type)}`,
 		`${example} Filter functions: ${FUNCTIONS}; every value in single quotes, dates as 'YYYY-MM-DD'.`,
 	);
 }
@@ -137,9 +150,10 @@ export function explainRejectedValue(error: unknown, spec: OperationSpec): unkno
 		const isRequired = required.some((field) => field.name === name);
 		const field = [...required, ...optional].find((candidate) => candidate.name === name);
 		if (field === undefined) continue;
-		const label = writeFieldLabel(spec, field, isRequired);
+		const path = isRequired ? [field.parameter] : [spec.shape === 'create' ? 'additionalFields' : 'updateFields', field.parameter];
+		const label = `${writeFieldLabel(spec, field, isRequired)}"${toolArgument(error.node, path)}`;
 		const values = field.kind === 'attribute' ? attributes[name]?.values : undefined;
-		hints.push(values ? `Parameter "${label}" takes one of: ${values.join(', ')}` : `Check parameter "${label}"`);
+		hints.push(values ? `Parameter "${label} takes one of: ${values.join(', ')}` : `Check parameter "${label}`);
 	}
 	return hints.length === 0 ? error : amend(error, [...new Set(hints)].join('. '));
 }

@@ -202,9 +202,9 @@ export async function checkMcp(port: number, sandbox: Sandbox, record: Record): 
 		]);
 		sandbox.clearLog();
 		const invalid = await call('Update_task', { taskId: Number(ids.task), progress: 'Done' });
-		record('mcp: tools/call invalid value: the error names the parameter and its valid values', [
+		record('mcp: tools/call invalid value: the error names the parameter, the tool argument and the valid values', [
 			...(invalid.isError ? [] : ['not an error result']),
-			...(invalid.text.includes('Parameter "Update Fields → Progress" takes one of: NotStarted, InProgress, OnHold, Completed, NotRequired') ? [] : [`text ${invalid.text.slice(0, 400)}`]),
+			...(invalid.text.includes('Parameter "Update Fields → Progress" (tool argument "progress") takes one of: NotStarted, InProgress, OnHold, Completed, NotRequired') ? [] : [`text ${invalid.text.slice(0, 400)}`]),
 			...(apiRequests().map((request) => request.status).join(',') === '422' ? [] : ['expected one PATCH answered 422']),
 		]);
 

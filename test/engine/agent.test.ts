@@ -143,7 +143,7 @@ describe('errors the caller can correct itself from', () => {
 	it('a filter written with an operator: the function to write instead and the fields, before any request', async () => {
 		const { answers } = await agent([FIND_DEALS], [{ tool: 'Find_deals', args: { filter: "dealStatus = 'Settled'" } }]);
 		expect(answers[0].error).toBe(
-			"Parameter \"Options → Filter\" uses the operator =; the service only understands functions: write equals(dealStatus,'Settled') instead of dealStatus='Settled'. Functions: equals, lessThan, lessOrEqual, greaterThan, greaterOrEqual, contains, startsWith, endsWith, any, has, not, and, or; every value in single quotes. Fields of deals: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id, customStatus.name.",
+			"Parameter \"Options → Filter\" (tool argument \"filter\") uses the operator =; the service only understands functions: write equals(dealStatus,'Settled') instead of dealStatus='Settled'. Functions: equals, lessThan, lessOrEqual, greaterThan, greaterOrEqual, contains, startsWith, endsWith, any, has, not, and, or; every value in single quotes. Fields of deals: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id, customStatus.name.",
 		);
 		expect(env.sandbox.apiRequests()).toEqual([]);
 	});
@@ -159,7 +159,7 @@ describe('errors the caller can correct itself from', () => {
 		const error = answers[0].error as string;
 		expect(error).toMatch(/^Loan CRM rejected the request \(400\): query parameter "filter": .*Field 'status' does not exist on resource type 'deals'\./);
 		expect(error).toContain(
-			'. Check parameter "Options → Filter (or Conditions)". Fields of deals: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id, customStatus.name',
+			'. Check parameter "Options → Filter (or Conditions)" (tool argument "filter"). Fields of deals: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id, customStatus.name',
 		);
 		expect(error).toContain("Details: Filter example: and(equals(field,'value'),greaterOrEqual(updated,'2026-11-01')).");
 		expect(env.sandbox.apiRequests().map((request) => request.status)).toEqual([400]);
@@ -174,7 +174,7 @@ describe('errors the caller can correct itself from', () => {
 	it('a value outside the known list: the parameter as the caller knows it and the known values', async () => {
 		const { answers } = await agent([UPDATE_TASK], [{ tool: 'Update_task', args: { taskId: Number(ids().task), progress: 'Done' } }]);
 		expect(answers[0].error).toContain('Loan CRM rejected the data (422): field "progress": ');
-		expect(answers[0].error).toContain('. Parameter "Update Fields → Progress" takes one of: NotStarted, InProgress, OnHold, Completed, NotRequired');
+		expect(answers[0].error).toContain('. Parameter "Update Fields → Progress" (tool argument "progress") takes one of: NotStarted, InProgress, OnHold, Completed, NotRequired');
 		const requests = env.sandbox.apiRequests();
 		expect(requests.map((request) => [request.method, request.path, request.status])).toEqual([['PATCH', `/jsonapi/tasks/${ids().task}`, 422]]);
 		expect(JSON.parse(requests[0].body as string)).toEqual({ data: { type: 'tasks', id: ids().task, attributes: { progress: 'Done' } } });
