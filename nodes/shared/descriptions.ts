@@ -3,6 +3,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { agentProperties, withAgentLimit } from './agent';
 import type { OperationSpec } from './catalogue';
 import { displayNameOf, idParameters, idTypeOf, showFor, writeFields } from './catalogue';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
@@ -159,7 +160,7 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 			typeOptions: { minValue: 1 },
 			default: 50,
 			description: 'Max number of results to return',
-			displayOptions: showFor(spec, { returnAll: [false] }),
+			displayOptions: showFor(spec, { returnAll: [false], '@tool': [false] }),
 		},
 		{
 			displayName: 'Options',
@@ -272,10 +273,14 @@ export function buildProperties(
 	operations: readonly OperationSpec[],
 	resourceDescriptions: Record<string, string>,
 ): INodeProperties[] {
-	const properties: INodeProperties[] = [resourceSelector(operations, resourceDescriptions), ...operationSelectors(operations)];
+	const properties: INodeProperties[] = [
+		resourceSelector(operations, resourceDescriptions),
+		...operationSelectors(operations),
+		...agentProperties(operations),
+	];
 	for (const spec of operations) {
 		properties.push(...idProperties(spec));
-		if (spec.shape === 'getMany') properties.push(...getManyProperties(spec));
+		if (spec.shape === 'getMany') properties.push(...withAgentLimit(getManyProperties(spec)));
 		if (spec.shape === 'getById') properties.push(...getByIdProperties(spec));
 		if (spec.shape === 'create' || spec.shape === 'update') properties.push(...writeProperties(spec));
 		if (READ_SHAPES.has(spec.shape)) properties.push(simplifyProperty(spec));

@@ -4,6 +4,7 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { checkFilterSyntax } from './guidance';
 import type { QueryParameters } from './jsonapi';
 import type { AttributeKind, ResourceTypeSpec } from './schema';
 import { invalidParameter, toCalendarDate, toUtcTimestamp } from './values';
@@ -193,6 +194,7 @@ export function queryFromOptions(
 	const raw = typeof options.filter === 'string' && options.filter.trim() !== ''
 		? normalizeFilterExpression(node, 'Options → Filter', options.filter, itemIndex)
 		: undefined;
+	if (raw !== undefined) checkFilterSyntax(node, 'Options → Filter', typeName, type, raw, itemIndex);
 	if (options.filter !== undefined && typeof options.filter !== 'string') {
 		throw invalidParameter(node, 'Options → Filter', "must be text such as equals(lastName,'Smith')", itemIndex);
 	}

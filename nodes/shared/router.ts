@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { ACTIONS } from './actions';
+import { agentOutputShaper } from './agent';
 import type { OperationSpec } from './catalogue';
 
 function errorItem(error: unknown): IDataObject {
@@ -45,7 +46,8 @@ export async function route(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const results = await action.call(this, spec, itemIndex);
-			for (const json of results) output.push({ json, pairedItem: { item: itemIndex } });
+			const shape = agentOutputShaper(this, itemIndex);
+			for (const json of results) output.push({ json: shape(json), pairedItem: { item: itemIndex } });
 		} catch (error) {
 			if (this.continueOnFail()) {
 				output.push({ json: errorItem(error), pairedItem: { item: itemIndex } });

@@ -130,6 +130,11 @@ export function toCalendarDate(value: unknown, timeZone: string): string | undef
 	return undefined;
 }
 
+function knownSpelling(values: readonly string[] | undefined, text: string): string {
+	const key = (value: string) => value.toLowerCase().replace(/[\s_-]+/g, '');
+	return values?.find((value) => key(value) === key(text)) ?? text;
+}
+
 /**
  * The value to send for an attribute, checked against its type. Enum values outside the known list
  * are sent as given: the service has the final word on them.
@@ -150,7 +155,8 @@ export function coerceAttribute(
 			if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 			throw fail('text');
 		case 'enum':
-			if (typeof value === 'string' && value.trim() !== '') return value.trim();
+			// A known value written another way ("in progress", "IN_PROGRESS") is sent as the service spells it.
+			if (typeof value === 'string' && value.trim() !== '') return knownSpelling(spec.values, value.trim());
 			throw fail(`one of ${(spec.values ?? []).join(', ')}`);
 		case 'number':
 		case 'integer': {

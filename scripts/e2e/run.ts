@@ -29,6 +29,7 @@ import { CONTRACT_OPERATIONS, PACKAGE, errorCases, operationCases } from './case
 import { validateExamples } from './examples';
 import { N8N_VERSION, ensureN8n } from './install';
 import { knownIssue } from './known-issues';
+import { MCP_WORKFLOW_ID, checkMcp, mcpWorkflow } from './mcp';
 import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './n8n';
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
 import type { CredentialRef } from './workflows';
@@ -244,6 +245,7 @@ async function main(): Promise<number> {
 			tokenWorkflow(ids.lead, credential),
 			failureWorkflow(credential),
 			triggerWorkflow(sink.url, credential),
+			mcpWorkflow(credential),
 		];
 		const importDir = join(workDir, 'import');
 		mkdirSync(importDir);
@@ -334,12 +336,15 @@ async function main(): Promise<number> {
 		if (!process.env.LOAN_CRM_E2E_SKIP_TRIGGER) {
 			console.log('\nTrigger (n8n start, published workflow)');
 			await timings.step('n8n publish:workflow', () => n8n.publish(WORKFLOW_IDS.trigger));
+			await timings.step('n8n publish:workflow (MCP Server Trigger)', () => n8n.publish(MCP_WORKFLOW_ID));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start(port));
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
 			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
 			await timings.step('credential dialog: Test, run, wrong secret, Test, run', () => checkCredentialEdit(port, sandbox, credential, { id: WORKFLOW_IDS.token, trigger: MANUAL }, record));
+			console.log('\nAI agents (MCP Server Trigger, MCP client)');
+			await timings.step('mcp: tools/list and tools/call', () => checkMcp(port, sandbox, record));
 			await timings.step('n8n stop', () => n8n.stop());
 		}
 	} catch (error) {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationSpec } from '../catalogue';
+import { explainRejectedQuery } from '../guidance';
 import { paginate } from '../pagination';
 import { queryFromOptions } from '../query';
 import { RESOURCE_TYPES } from '../schema';
@@ -24,16 +25,20 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const query = queryFromOptions(node, spec.type, RESOURCE_TYPES[spec.type], options, this.getTimezone(), itemIndex);
 	const results: ActionResult = [];
-	await paginate.call(this, {
-		path,
-		query,
-		limit,
-		itemIndex,
-		userId: userIdOverride(this, itemIndex),
-		supportsFilter: true,
-		onPage: (document) => {
-			for (const item of readOutput(this, document, itemIndex)) results.push(item);
-		},
-	});
+	await paginate
+		.call(this, {
+			path,
+			query,
+			limit,
+			itemIndex,
+			userId: userIdOverride(this, itemIndex),
+			supportsFilter: true,
+			onPage: (document) => {
+				for (const item of readOutput(this, document, itemIndex)) results.push(item);
+			},
+		})
+		.catch((error: unknown) => {
+			throw explainRejectedQuery(error, spec.type, RESOURCE_TYPES[spec.type]);
+		});
 	return results;
 }

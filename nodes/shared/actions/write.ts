@@ -7,11 +7,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationSpec, WriteField } from '../catalogue';
 import { HTTP_METHOD, writeFields } from '../catalogue';
-import { writeFieldProperty } from '../fieldProperties';
 import type { RelationshipValue } from '../jsonapi';
 import { buildResourceDocument, flatten, primaryResources } from '../jsonapi';
 import type { AttributeSpec } from '../schema';
 import { RESOURCE_TYPES } from '../schema';
+import { explainRejectedValue, writeFieldLabel } from '../guidance';
 import { apiRequest } from '../transport';
 import { coerceAttribute, locatorValue, parseId, parseIdList } from '../values';
 import type { ActionContext, ActionResult } from './common';
@@ -55,14 +55,13 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 	const values: WriteValues = { attributes: {}, relationships: {} };
 	for (const field of required) {
 		const value = context.getNodeParameter(field.parameter, itemIndex, '') as unknown;
-		const label = writeFieldProperty(field, RESOURCE_TYPES[spec.type]).displayName;
+		const label = writeFieldLabel(spec, field, true);
 		if (isUnset(value) || (typeof locatorValue(value) === 'string' && String(locatorValue(value)).trim() === '')) {
 			throw new NodeOperationError(node, `Parameter "${label}" is required`, { itemIndex });
 		}
 		addField(context, spec, field, label, value, values, itemIndex);
 	}
 	const collectionName = spec.shape === 'create' ? 'additionalFields' : 'updateFields';
-	const collectionLabel = spec.shape === 'create' ? 'Additional Fields' : 'Update Fields';
 	const collection = optional.length > 0 ? (context.getNodeParameter(collectionName, itemIndex, {}) as IDataObject) : {};
 	for (const field of optional) {
 		if (!(field.parameter in collection)) continue;
@@ -74,7 +73,7 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 			continue;
 		}
 		if (isUnset(value)) continue;
-		addField(context, spec, field, `${collectionLabel} → ${writeFieldProperty(field, RESOURCE_TYPES[spec.type]).displayName}`, value, values, itemIndex);
+		addField(context, spec, field, writeFieldLabel(spec, field, false), value, values, itemIndex);
 	}
 	return values;
 }
@@ -94,13 +93,17 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	// On update, data.id must equal the path id (the last id in the path).
 	const id = spec.shape === 'update' ? Object.values(ids).pop() : undefined;
 	const body = buildResourceDocument({ type: spec.type, id, ...values });
-	const response = await apiRequest.call(this, {
-		method: HTTP_METHOD[spec.shape],
-		path,
-		body,
-		itemIndex,
-		userId: userIdOverride(this, itemIndex),
-	});
+	const response = await apiRequest
+		.call(this, {
+			method: HTTP_METHOD[spec.shape],
+			path,
+			body,
+			itemIndex,
+			userId: userIdOverride(this, itemIndex),
+		})
+		.catch((error: unknown) => {
+			throw explainRejectedValue(error, spec);
+		});
 	const document = response.body;
 	if (document !== undefined && primaryResources(document).length > 0) return flatten(document);
 	// 204, or a 201 without a body: the service accepted exactly what was sent.
