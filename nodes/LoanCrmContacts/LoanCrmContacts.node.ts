@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 
 import { actionNodeBase } from '../shared/actionNode';
 import { route } from '../shared/router';
-import { OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
+import { DEFAULTS, OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
 
 export class LoanCrmContacts implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,7 +13,7 @@ export class LoanCrmContacts implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		usableAsTool: true,
 		defaults: { name: 'Loan CRM Contacts' },
-		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS),
+		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS, DEFAULTS),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -4,6 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { LEADING_ATTRIBUTES } from './schema';
+
 export interface ResourceIdentifier {
 	type: string;
 	id: string;
@@ -78,6 +80,10 @@ function copyJson(value: unknown): unknown {
 
 type IncludedIndex = Map<string, Resource>;
 
+const LEADING = new Map(
+	Object.entries(LEADING_ATTRIBUTES).map(([type, list]) => [type, { list, set: new Set(list) }]),
+);
+
 export function indexIncluded(document: Document): IncludedIndex {
 	const index: IncludedIndex = new Map();
 	const included = Array.isArray(document.included) ? document.included : [];
@@ -101,10 +107,21 @@ function flattenResource(
 	const item: IDataObject = { id: String(resource.id), type: resource.type };
 	const attributes = resource.attributes;
 	if (attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes)) {
-		for (const name of Object.keys(attributes)) {
-			if (name === 'id' || name === 'type') continue;
-			setOwn(item, name, copy ? copyJson(attributes[name]) : attributes[name]);
+		const take = (name: string) => setOwn(item, name, copy ? copyJson(attributes[name]) : attributes[name]);
+		// Order of the keys: the type's leading attributes, other plain values, then nested objects,
+		// so the first columns of n8n's table say which record a row is.
+		const leading = LEADING.get(resource.type);
+		if (leading !== undefined) {
+			for (const name of leading.list) if (Object.prototype.hasOwnProperty.call(attributes, name)) take(name);
 		}
+		let nested: string[] | undefined;
+		for (const name of Object.keys(attributes)) {
+			if (name === 'id' || name === 'type' || leading?.set.has(name)) continue;
+			const value = attributes[name];
+			if (value !== null && typeof value === 'object') (nested ??= []).push(name);
+			else take(name);
+		}
+		if (nested !== undefined) for (const name of nested) take(name);
 	}
 	const relationships = resource.relationships;
 	if (relationships === null || typeof relationships !== 'object') return item;
@@ -146,7 +163,8 @@ function resolve(
 }
 
 /**
- * One plain item per primary resource: `{ id, type, ...attributes }`, with each relationship that
+ * One plain item per primary resource: `{ id, type, ...attributes }` (leading attributes of the type
+ * first, nested objects last), with each relationship that
  * carries `data` under its own name, resolved from `included` (or `{ id, type }`), `[...]` for
  * to-many, `null` when empty. A resource met again on its own path is cut to `{ id, type }`.
  * Items share no object with each other; they may take over objects of the document they come from.

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationSpec } from '../catalogue';
-import { pathParameters } from '../catalogue';
+import { displayNameOf, pathParameters } from '../catalogue';
 import type { Document } from '../jsonapi';
 import { flatten, rawResources } from '../jsonapi';
 import { parseId } from '../values';
@@ -21,7 +21,8 @@ export interface ResolvedPath {
 export function resolvePath(context: ActionContext, spec: OperationSpec, itemIndex: number): ResolvedPath {
 	const ids: Record<string, string> = {};
 	for (const name of pathParameters(spec)) {
-		ids[name] = parseId(context.getNode(), name, context.getNodeParameter(name, itemIndex, ''), itemIndex);
+		// Named in messages by its label ("Deal ID"), the same displayNameOf that labels the parameter.
+		ids[name] = parseId(context.getNode(), displayNameOf(name), context.getNodeParameter(name, itemIndex, ''), itemIndex);
 	}
 	const path = spec.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => ids[name]);
 	return { path, ids };

@@ -3,7 +3,6 @@ import type { ActionContext, ActionResult } from './common';
 import { execute as remove } from './delete';
 import { execute as get } from './get';
 import { execute as getMany } from './getMany';
-import { execute as getRelatedMany } from './getRelatedMany';
 import { execute as write } from './write';
 import type { OperationSpec } from '../catalogue';
 
@@ -11,7 +10,8 @@ export type Action = (this: ActionContext, spec: OperationSpec, itemIndex: numbe
 
 export const ACTIONS: Record<Shape, Action> = {
 	getMany,
-	getRelatedMany,
+	// A related collection is a collection without query options: one action for both.
+	getRelatedMany: getMany,
 	get,
 	create: write,
 	update: write,
