@@ -4,6 +4,7 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { optionList } from './fieldProperties';
 import type { QueryParameters } from './jsonapi';
 import type { AttributeKind, ResourceTypeSpec } from './schema';
 import { invalidParameter, toCalendarDate, toUtcTimestamp } from './values';
@@ -142,11 +143,14 @@ export function buildConditionFilter(
 		const operator = FILTER_OPERATORS.find((entry) => entry.value === condition.operator);
 		if (!operator) throw invalidParameter(node, `${conditionLabel} → Operator`, `is not a known operator: "${String(condition.operator)}"`, itemIndex);
 		const kind = kindOfField(type, field);
-		const valueParameter = `${conditionLabel} → Value`;
+		// Fields with known values show a "Values" dropdown for Is One Of, a "Value" box otherwise.
+		const listed = operator.value === 'any' && (kind === 'enum' || kind === 'boolean');
+		const valueParameter = `${conditionLabel} → ${listed ? 'Values' : 'Value'}`;
 		// A dropdown left on no choice would otherwise filter on '' and silently match nothing.
-		const knownValues = type.attributes[field]?.values;
 		if (kind === 'enum' && operator.value !== 'isNull' && operator.value !== 'isNotNull' && isEmptyValue(condition.value)) {
-			throw invalidParameter(node, valueParameter, `needs a value: choose one of ${(knownValues ?? []).join(', ')}`, itemIndex);
+			const attribute = type.attributes[field];
+			const choices = optionList(attribute.values ?? [], attribute.ordered).map((option) => option.value);
+			throw invalidParameter(node, valueParameter, `needs a value: choose one of ${choices.join(', ')}`, itemIndex);
 		}
 		switch (operator.value) {
 			case 'isNull':

@@ -71,6 +71,14 @@ describe('Conditions: values picked from a list', () => {
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 
+	it('"Is One Of" with nothing chosen names the Values dropdown', async () => {
+		const result = await env.run('loanCrmDeals', dealsWhere([{ field: 'lenderName', value: 'ANZ' }, { field: 'dealType', operator: 'any', value: [] }]));
+		expect(result.error?.message).toBe(
+			'Parameter "Options → Conditions → Condition 2 → Values" needs a value: choose one of AssetFinance, Commercial, DepositBond, PersonalLoan, Residential, SmallBusiness',
+		);
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+
 	it('a list kept after switching the operator away from "Is One Of" is refused, not sent', async () => {
 		const result = await env.run('loanCrmDeals', dealsWhere([{ field: 'dealStatus', operator: 'notEquals', value: ['Lodged', 'Settled'] }]));
 		expect(result.error?.message).toBe(
@@ -96,6 +104,16 @@ describe('Conditions: values picked from a list', () => {
 		expect(byPath.error).toBeUndefined();
 		expect(env.sandbox.apiRequests()[0].query.filter).toBe("and(equals(integration.name,'MyIntegrationSource'),startsWith(externalReference,'ABC'))");
 		expect(jsonOf(byPath).map((item) => item.id)).toContain(ids().dealExternalReference);
+	});
+
+	it('a condition saved on customStatus.name (now listed once, as Custom Status Name) still runs as saved', async () => {
+		const [withStatus] = env.sandbox.data.list('deals').filter((deal) => typeof deal.attributes.customStatusName === 'string');
+		const name = String(withStatus.attributes.customStatusName);
+		const result = await env.run('loanCrmDeals', dealsWhere([{ field: 'customStatus.name', value: name }]));
+		expect(result.error).toBeUndefined();
+		expect(env.sandbox.apiRequests()[0].query.filter).toBe(`equals(customStatus.name,'${name.replace(/'/g, "''")}')`);
+		expect(jsonOf(result).length).toBeGreaterThan(0);
+		expect(jsonOf(result).every((item) => item.customStatusName === name)).toBe(true);
 	});
 
 	it('the trigger uses the same builder, dotted paths included', async () => {
