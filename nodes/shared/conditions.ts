@@ -61,7 +61,8 @@ function valueProperties(type: ResourceTypeSpec): INodeProperties[] {
 			name: 'value',
 			type: 'string',
 			default: '',
-			description: 'Value to compare with. Dates as YYYY-MM-DD, date-times in ISO 8601, booleans as true or false. Quotes are handled for you.',
+			description:
+				'Value to compare with; for Is One Of, several separated by commas. Dates as YYYY-MM-DD, date-times in ISO 8601, booleans as true or false. Quotes are handled for you.',
 			displayOptions: { hide: textHide },
 		},
 	];

@@ -17,7 +17,7 @@ export const FILTER_OPERATORS = [
 	{ name: 'Greater Than or Equal', value: 'greaterOrEqual', fn: 'greaterOrEqual' },
 	{ name: 'Is Empty (Null)', value: 'isNull', fn: 'equals' },
 	{ name: 'Is Not Empty (Not Null)', value: 'isNotNull', fn: 'equals' },
-	{ name: 'Is One Of (Comma-Separated)', value: 'any', fn: 'any' },
+	{ name: 'Is One Of', value: 'any', fn: 'any' },
 	{ name: 'Less Than', value: 'lessThan', fn: 'lessThan' },
 	{ name: 'Less Than or Equal', value: 'lessOrEqual', fn: 'lessOrEqual' },
 	{ name: 'Not Equals', value: 'notEquals', fn: 'equals' },
@@ -83,7 +83,7 @@ function formatLiteral(
 	itemIndex?: number,
 ): string {
 	if (Array.isArray(value)) {
-		throw invalidParameter(node, parameter, `has ${value.length} values; choose one, or use the operator "Is One Of (Comma-Separated)"`, itemIndex);
+		throw invalidParameter(node, parameter, `has ${value.length} values; choose one, or use the operator "Is One Of"`, itemIndex);
 	}
 	if (kind === 'date') {
 		const date = toCalendarDate(value, timeZone);
