@@ -156,6 +156,29 @@ const WORKFLOWS = {
 		],
 		connections: { [manualTrigger().name]: { main: [[{ node: 'Settled deals over $500k', type: 'main', index: 0 }]] } },
 	},
+	picker: {
+		name: 'Deals by status, picked from the list',
+		nodes: [
+			manualTrigger(),
+			{
+				id: 'e0000000-0000-4000-8000-000000000001',
+				name: 'Deals by status',
+				type: 'n8n-nodes-loan-crm.loanCrmDeals',
+				typeVersion: 1,
+				position: [260, 0],
+				parameters: {
+					resource: 'deal',
+					operation: 'getMany',
+					limit: 10,
+					options: {
+						conditions: { condition: [{ field: 'dealStatus', operator: 'any', value: ['PendingSettlement', 'Settled'] }] },
+					},
+				},
+				credentials: CREDENTIAL,
+			},
+		],
+		connections: { [manualTrigger().name]: { main: [[{ node: 'Deals by status', type: 'main', index: 0 }]] } },
+	},
 	task: {
 		name: 'Move a task forward',
 		nodes: [
@@ -323,6 +346,16 @@ async function main(): Promise<void> {
 			);
 			await page.waitForTimeout(800);
 			await shot(page, '6-deal-locator-search.png');
+		}
+		if (want(7)) {
+			// Conditions → Value as a dropdown of the field's known values, opened.
+			await openWorkflow(page, await createWorkflow(page, WORKFLOWS.picker));
+			await openNode(page, 'Deals by status');
+			await scrollParameters(page, 250);
+			await page.click('[data-test-id="ndv"] [data-test-id="parameter-input-value"]');
+			await page.waitForSelector('.el-select-dropdown:visible, .el-popper:visible .el-select-dropdown__item', { timeout: 10_000 });
+			await page.waitForTimeout(500);
+			await shot(page, '7-condition-value-picker.png');
 		}
 		// Last: widening the output panel is remembered by the editor for later node panels.
 		if (want(4)) {

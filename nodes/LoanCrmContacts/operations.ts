@@ -1,9 +1,19 @@
-import type { OperationSpec } from '../shared/catalogue';
+import type { CatalogueDefaults, OperationSpec } from '../shared/catalogue';
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	contact: 'A person: client, applicant or family member',
 	contactCategory: 'A category that contacts can be sorted into',
 	contactExternalReference: "A contact's ID in another system (integration)",
+};
+
+/** What a new node shows first; saved workflows that never changed them depend on these. */
+export const DEFAULTS: CatalogueDefaults = {
+	resource: 'contact',
+	operations: {
+		contact: 'getMany',
+		contactCategory: 'update',
+		contactExternalReference: 'getContact',
+	},
 };
 
 export const OPERATIONS: readonly OperationSpec[] = [

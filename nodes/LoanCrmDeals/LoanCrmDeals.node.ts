@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { actionNodeBase } from '../shared/actionNode';
 import { listSearch } from '../shared/methods/listSearch';
 import { route } from '../shared/router';
-import { OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
+import { DEFAULTS, OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
 
 export class LoanCrmDeals implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,7 +14,7 @@ export class LoanCrmDeals implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		usableAsTool: true,
 		defaults: { name: 'Loan CRM Deals' },
-		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS),
+		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS, DEFAULTS),
 	};
 
 	methods = { listSearch };

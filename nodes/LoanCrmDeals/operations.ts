@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../shared/catalogue';
+import type { CatalogueDefaults, OperationSpec } from '../shared/catalogue';
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	customStatus: "An organisation's own pipeline status of a deal",
@@ -8,6 +8,20 @@ export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	dealSecurity: 'A property or asset offered as security for a deal',
 	dealStructure: 'A loan structure (split) of a deal: amount, rate, term, repayment type',
 	income: 'An income of a client',
+};
+
+/** What a new node shows first; saved workflows that never changed them depend on these. */
+export const DEFAULTS: CatalogueDefaults = {
+	resource: 'deal',
+	operations: {
+		customStatus: 'get',
+		deal: 'getMany',
+		dealExternalReference: 'getMany',
+		dealNote: 'getMany',
+		dealSecurity: 'getMany',
+		dealStructure: 'getDeal',
+		income: 'getMany',
+	},
 };
 
 export const OPERATIONS: readonly OperationSpec[] = [

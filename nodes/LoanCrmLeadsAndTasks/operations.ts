@@ -1,8 +1,17 @@
-import type { OperationSpec } from '../shared/catalogue';
+import type { CatalogueDefaults, OperationSpec } from '../shared/catalogue';
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	lead: 'A new enquiry; its ID is the ID of the deal it became',
 	task: "A to-do for an adviser, with due date, priority and progress",
+};
+
+/** What a new node shows first; saved workflows that never changed them depend on these. */
+export const DEFAULTS: CatalogueDefaults = {
+	resource: 'lead',
+	operations: {
+		lead: 'get',
+		task: 'update',
+	},
 };
 
 export const OPERATIONS: readonly OperationSpec[] = [

@@ -1,8 +1,17 @@
-import type { OperationSpec } from '../shared/catalogue';
+import type { CatalogueDefaults, OperationSpec } from '../shared/catalogue';
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	asset: "A client's asset, such as a property",
 	organisation: 'A broker organisation',
+};
+
+/** What a new node shows first; saved workflows that never changed them depend on these. */
+export const DEFAULTS: CatalogueDefaults = {
+	resource: 'organisation',
+	operations: {
+		asset: 'getAddresses',
+		organisation: 'getAddresses',
+	},
 };
 
 export const OPERATIONS: readonly OperationSpec[] = [

@@ -15,7 +15,7 @@ import { TRIGGER_EVENTS, triggerProperties } from './events';
 
 export class LoanCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Loan CRM Trigger',
+		displayName: 'Loan CRM Deals & Contacts Trigger',
 		name: 'loanCrmTrigger',
 		icon: { light: 'file:../../icons/loanCrm.svg', dark: 'file:../../icons/loanCrm.dark.svg' },
 		group: ['trigger'],
@@ -42,6 +42,8 @@ export class LoanCrmTrigger implements INodeType {
 				conditions: event.type === 'deals' ? options.dealConditions : options.contactConditions,
 			},
 			this.getTimezone(),
+			undefined,
+			{ filter: 'Filter', conditions: 'Options → Conditions' },
 		);
 		const windowSeconds = typeof options.safetyWindow === 'number' ? options.safetyWindow : 120;
 		const query = { path: event.path, field: event.field, filter, windowMs: windowSeconds * 1000, maxSeen: 20_000 };

@@ -1,9 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { FILTER_OPERATORS } from '../shared/query';
+import { conditionsProperty } from '../shared/conditions';
 import type { ResourceTypeName } from '../shared/schema';
-import { RESOURCE_TYPES } from '../shared/schema';
-import { displayNameOf } from '../shared/catalogue';
 
 interface TriggerEvent {
 	name: string;
@@ -20,49 +18,17 @@ export const TRIGGER_EVENTS = {
 	dealUpdated: { name: 'Deal Updated', description: 'A deal was created or changed, e.g. its status moved', type: 'deals', path: '/deals', field: 'updated' },
 } satisfies Record<string, TriggerEvent>;
 
-function conditionFields(type: ResourceTypeName) {
-	const attributes = RESOURCE_TYPES[type].attributes as Record<string, { kind: string; description: string }>;
-	return [
-		{ name: 'ID', value: 'id' },
-		...Object.entries(attributes)
-			.filter(([, attribute]) => attribute.kind !== 'object')
-			.map(([name, attribute]) => ({ name: displayNameOf(name), value: name, description: attribute.description })),
-	].sort((a, b) => a.name.localeCompare(b.name));
-}
-
 export function triggerProperties(): INodeProperties[] {
 	const events = Object.entries(TRIGGER_EVENTS).map(([value, event]) => ({ name: event.name, value, description: event.description }));
 	const defaultEvent = 'dealUpdated';
 	const dealEvents = ['dealCreated', 'dealUpdated'];
 	const contactEvents = ['contactCreated', 'contactUpdated'];
-	const conditions = (type: ResourceTypeName, shownFor: string[]): INodeProperties => ({
-		displayName: 'Conditions',
-		name: type === 'deals' ? 'dealConditions' : 'contactConditions',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Condition',
-		default: {},
-		description: 'Only records matching all these conditions start the workflow',
-		displayOptions: { show: { '/event': shownFor } },
-		options: [
-			{
-				displayName: 'Condition',
-				name: 'condition',
-				values: [
-					{ displayName: 'Field', name: 'field', type: 'options', options: conditionFields(type), default: 'id' },
-					{ displayName: 'Operator', name: 'operator', type: 'options', options: FILTER_OPERATORS.map(({ name, value }) => ({ name, value })), default: 'equals' },
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						description: 'Value to compare with; dates as YYYY-MM-DD, booleans as true or false',
-						displayOptions: { hide: { operator: ['isNull', 'isNotNull'] } },
-					},
-				],
-			},
-		],
-	});
+	const conditions = (type: ResourceTypeName, shownFor: string[]): INodeProperties =>
+		conditionsProperty(type, {
+			name: type === 'deals' ? 'dealConditions' : 'contactConditions',
+			description: 'Only records matching all these conditions start the workflow',
+			displayOptions: { show: { '/event': shownFor } },
+		});
 	return [
 		{
 			displayName: 'Event',

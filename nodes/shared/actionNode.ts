@@ -6,19 +6,23 @@
 import type { INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { OperationSpec } from './catalogue';
+import type { CatalogueDefaults, OperationSpec } from './catalogue';
 import { buildProperties } from './descriptions';
 
 type SharedPart = Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'icon' | 'defaults' | 'subtitle' | 'usableAsTool'>;
 
 /** The part of an action node's description that is the same for every node but its operations. */
-export function actionNodeBase(operations: readonly OperationSpec[], resourceDescriptions: Record<string, string>): SharedPart {
+export function actionNodeBase(
+	operations: readonly OperationSpec[],
+	resourceDescriptions: Record<string, string>,
+	defaults: CatalogueDefaults,
+): SharedPart {
 	return {
 		group: ['transform'],
 		version: 1,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'loanCrmOAuth2Api', required: true }],
-		properties: buildProperties(operations, resourceDescriptions),
+		properties: buildProperties(operations, resourceDescriptions, defaults),
 	};
 }

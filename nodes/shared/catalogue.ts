@@ -34,6 +34,17 @@ export interface OperationSpec {
 	optional?: readonly string[];
 }
 
+/**
+ * A node's starting resource and each resource's starting operation, stated rather than taken from
+ * the first entry of a table: n8n does not store a parameter equal to its default, so saved
+ * workflows depend on these values and reordering the catalogue must not change them.
+ */
+export interface CatalogueDefaults {
+	resource: string;
+	/** For every resource of the node. */
+	operations: Record<string, string>;
+}
+
 export const HTTP_METHOD = {
 	getMany: 'GET',
 	getRelatedMany: 'GET',

@@ -4,12 +4,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { agentProperties, withAgentLimit } from './agent';
-import type { OperationSpec } from './catalogue';
+import type { CatalogueDefaults, OperationSpec } from './catalogue';
 import { displayNameOf, idParameters, idTypeOf, showFor, writeFields } from './catalogue';
+import { conditionsProperty } from './conditions';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
-import { idSourceOf, locatorProperty } from './locators';
-import { FILTER_OPERATORS } from './query';
-import type { AttributeSpec } from './schema';
+import { idParameterLabel, idSourceOf, locatorProperty } from './locators';
 import { RESOURCE_TYPES } from './schema';
 
 const READ_SHAPES = new Set(['getMany', 'getRelatedMany', 'get', 'getById']);
@@ -33,9 +32,14 @@ const REQUEST_OPTIONS: INodeProperties = {
 	],
 };
 
-function resourceSelector(operations: readonly OperationSpec[], descriptions: Record<string, string>): INodeProperties {
+function resourceSelector(
+	operations: readonly OperationSpec[],
+	descriptions: Record<string, string>,
+	defaults: CatalogueDefaults,
+): INodeProperties {
 	const resources = [...new Set(operations.map((spec) => spec.resource))];
-	const firstResource = resources[0];
+	const defaultResource = defaults.resource;
+	if (!resources.includes(defaultResource)) throw new Error(`Default resource "${defaultResource}" is not in the catalogue`);
 	return {
 		displayName: 'Resource',
 		name: 'resource',
@@ -44,15 +48,18 @@ function resourceSelector(operations: readonly OperationSpec[], descriptions: Re
 		options: resources
 			.map((resource) => ({ name: displayNameOf(resource), value: resource, description: descriptions[resource] }))
 			.sort((a, b) => a.name.localeCompare(b.name)),
-		default: firstResource,
+		default: defaultResource,
 	};
 }
 
-function operationSelectors(operations: readonly OperationSpec[]): INodeProperties[] {
+function operationSelectors(operations: readonly OperationSpec[], defaults: CatalogueDefaults): INodeProperties[] {
 	const resources = [...new Set(operations.map((spec) => spec.resource))];
 	return resources.map((resource) => {
 		const specs = operations.filter((spec) => spec.resource === resource);
-		const firstOperation = specs[0].operation;
+		const defaultOperation = defaults.operations[resource];
+		if (!specs.some((spec) => spec.operation === defaultOperation)) {
+			throw new Error(`Default operation "${String(defaultOperation)}" of resource "${resource}" is not in the catalogue`);
+		}
 		return {
 			displayName: 'Operation',
 			name: 'operation',
@@ -62,7 +69,7 @@ function operationSelectors(operations: readonly OperationSpec[]): INodeProperti
 			options: specs
 				.map((spec) => ({ name: spec.name, value: spec.operation, action: spec.action, description: spec.description }))
 				.sort((a, b) => a.name.localeCompare(b.name)),
-			default: firstOperation,
+			default: defaultOperation,
 		};
 	});
 }
@@ -75,11 +82,12 @@ function idProperties(spec: OperationSpec): INodeProperties[] {
 	return idParameters(spec).map((name): INodeProperties => {
 		const type = idTypeOf(spec, name);
 		const description = spec.ids?.[name] ?? `ID of the ${displayNameOf(name.replace(/Id$/, '')).toLowerCase()}`;
-		const locator = locatorProperty({ displayName: displayNameOf(name.replace(/Id$/, '')), name, description, required: true }, type);
+		const displayName = idParameterLabel(spec, name);
+		const locator = locatorProperty({ displayName, name, description, required: true }, type);
 		if (locator !== undefined) return { ...locator, displayOptions: showFor(spec) };
 		const source = idSourceOf(type);
 		return {
-			displayName: displayNameOf(name),
+			displayName,
 			name,
 			type: 'string',
 			required: true,
@@ -128,31 +136,22 @@ function getByIdProperties(spec: OperationSpec): INodeProperties[] {
 	];
 }
 
-function filterFieldOptions(spec: OperationSpec) {
-	const type = RESOURCE_TYPES[spec.type];
-	const attributes = type.attributes as Record<string, AttributeSpec>;
-	const paths = ('filterPaths' in type ? type.filterPaths : {}) as Record<string, string>;
-	const entries = [
-		{ name: 'ID', value: 'id', description: 'ID of the record' },
-		...Object.entries(attributes)
-			.filter(([, attribute]) => attribute.kind !== 'object')
-			.map(([name, attribute]) => ({ name: displayNameOf(name), value: name, description: attribute.description })),
-		...Object.entries(paths).map(([path, description]) => ({ name: displayNameOf(path.replace('.', ' ')), value: path, description })),
-	];
-	return entries.sort((a, b) => a.name.localeCompare(b.name));
-}
-
+/** Return All and Limit of a collection read, and for searchable collections the query Options. */
 function getManyProperties(spec: OperationSpec): INodeProperties[] {
 	const label = RESOURCE_TYPES[spec.type].label;
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: showFor(spec),
-		},
+	const returnAll: INodeProperties = {
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: showFor(spec),
+	};
+	// A related collection (a deal's notes) returned every record before Return All existed; saved
+	// workflows, which do not store a value equal to the default, keep doing so.
+	if (spec.shape === 'getRelatedMany') returnAll.default = true;
+	const paging: INodeProperties[] = [
+		returnAll,
 		{
 			displayName: 'Limit',
 			name: 'limit',
@@ -162,6 +161,11 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 			description: 'Max number of results to return',
 			displayOptions: showFor(spec, { returnAll: [false], '@tool': [false] }),
 		},
+	];
+	// Related-collection endpoints take no filter, sort or include.
+	if (spec.shape === 'getRelatedMany') return paging;
+	return [
+		...paging,
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -170,46 +174,10 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 			default: {},
 			displayOptions: showFor(spec),
 			options: byDisplayName<INodeProperties>([
-				{
-					displayName: 'Conditions',
+				conditionsProperty(spec.type, {
 					name: 'conditions',
-					type: 'fixedCollection',
-					typeOptions: { multipleValues: true },
-					placeholder: 'Add Condition',
-					default: {},
 					description: `Only ${label} records matching all these conditions. Combined with Filter when both are set.`,
-					options: [
-						{
-							displayName: 'Condition',
-							name: 'condition',
-							values: [
-								{
-									displayName: 'Field',
-									name: 'field',
-									type: 'options',
-									options: filterFieldOptions(spec),
-									default: 'id',
-									description: 'Field to compare. Choose from the list, or specify a dotted path such as integration.name using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-								},
-								{
-									displayName: 'Operator',
-									name: 'operator',
-									type: 'options',
-									options: FILTER_OPERATORS.map(({ name, value }) => ({ name, value })),
-									default: 'equals',
-								},
-								{
-									displayName: 'Value',
-									name: 'value',
-									type: 'string',
-									default: '',
-									description: 'Value to compare with. Dates as YYYY-MM-DD, date-times in ISO 8601, booleans as true or false. Quotes are handled for you.',
-									displayOptions: { hide: { operator: ['isNull', 'isNotNull'] } },
-								},
-							],
-						},
-					],
-				},
+				}),
 				fieldsOption(label),
 				{
 					displayName: 'Filter',
@@ -272,15 +240,16 @@ function writeProperties(spec: OperationSpec): INodeProperties[] {
 export function buildProperties(
 	operations: readonly OperationSpec[],
 	resourceDescriptions: Record<string, string>,
+	defaults: CatalogueDefaults,
 ): INodeProperties[] {
 	const properties: INodeProperties[] = [
-		resourceSelector(operations, resourceDescriptions),
-		...operationSelectors(operations),
+		resourceSelector(operations, resourceDescriptions, defaults),
+		...operationSelectors(operations, defaults),
 		...agentProperties(operations),
 	];
 	for (const spec of operations) {
 		properties.push(...idProperties(spec));
-		if (spec.shape === 'getMany') properties.push(...withAgentLimit(getManyProperties(spec)));
+		if (spec.shape === 'getMany' || spec.shape === 'getRelatedMany') properties.push(...withAgentLimit(getManyProperties(spec)));
 		if (spec.shape === 'getById') properties.push(...getByIdProperties(spec));
 		if (spec.shape === 'create' || spec.shape === 'update') properties.push(...writeProperties(spec));
 		if (READ_SHAPES.has(spec.shape)) properties.push(simplifyProperty(spec));

@@ -18,10 +18,10 @@ export function byDisplayName<T extends { displayName: string }>(list: T[]): T[]
 	return [...list].sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
-export function optionList(values: readonly string[]): INodePropertyOptions[] {
-	return [...values]
-		.sort((a, b) => a.localeCompare(b))
-		.map((value) => ({ name: displayNameOf(value), value }));
+/** An enum's dropdown entries: in the table's order when that order means something, else alphabetical. */
+export function optionList(values: readonly string[], ordered = false): INodePropertyOptions[] {
+	const list = ordered ? [...values] : [...values].sort((a, b) => displayNameOf(a).localeCompare(displayNameOf(b)));
+	return list.map((value) => ({ name: displayNameOf(value), value }));
 }
 
 export function attributeProperty(name: string, spec: AttributeSpec): INodeProperties {
@@ -38,7 +38,9 @@ export function attributeProperty(name: string, spec: AttributeSpec): INodePrope
 		case 'dateTime':
 			return { ...base, description: sentence(`${spec.description} (sent as ISO 8601 in UTC)`), type: 'dateTime', default: '' };
 		case 'enum':
-			return { ...base, type: 'options', options: optionList(spec.values ?? []), default: (spec.values ?? [''])[0] };
+			// No preselected value: adding the field must not send a value nobody chose. Left empty,
+			// nothing is sent for it.
+			return { ...base, type: 'options', options: optionList(spec.values ?? [], spec.ordered), default: '' };
 		default:
 			return spec.long
 				? { ...base, type: 'string', default: '', typeOptions: { rows: 4 } }

@@ -4,6 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { LEADING_ATTRIBUTES } from './schema';
+
 export interface ResourceIdentifier {
 	type: string;
 	id: string;
@@ -78,6 +80,10 @@ function copyJson(value: unknown): unknown {
 
 type IncludedIndex = Map<string, Resource>;
 
+const LEADING = new Map(
+	Object.entries(LEADING_ATTRIBUTES).map(([type, list]) => [type, { list, set: new Set(list) }]),
+);
+
 export function indexIncluded(document: Document): IncludedIndex {
 	const index: IncludedIndex = new Map();
 	const included = Array.isArray(document.included) ? document.included : [];
@@ -85,6 +91,33 @@ export function indexIncluded(document: Document): IncludedIndex {
 		if (isResourceIdentifier(resource)) index.set(keyOf(resource), resource);
 	}
 	return index;
+}
+
+/** The attribute order worked out for the last resource of each type with the same attribute names. */
+type KeyOrders = Map<string, { names: string[]; order: string[] }>;
+
+function sameNames(a: string[], b: string[]): boolean {
+	if (a.length !== b.length) return false;
+	for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+	return true;
+}
+
+/**
+ * The order of an item's attribute keys: the type's leading attributes, other plain values, then
+ * nested objects, so the first columns of n8n's table say which record a row is. Worked out once
+ * per type and attribute set within a document (the resources of a page share their shape), so
+ * the items of one document share one order.
+ */
+function keyOrder(type: string, names: string[], attributes: IDataObject, orders: KeyOrders): string[] {
+	const known = orders.get(type);
+	if (known !== undefined && sameNames(known.names, names)) return known.order;
+	const leading = LEADING.get(type);
+	const first = leading === undefined ? [] : leading.list.filter((name) => names.includes(name));
+	const rest = names.filter((name) => name !== 'id' && name !== 'type' && !first.includes(name));
+	const isNested = (name: string) => attributes[name] !== null && typeof attributes[name] === 'object';
+	const order = [...first, ...rest.filter((name) => !isNested(name)), ...rest.filter(isNested)];
+	orders.set(type, { names, order });
+	return order;
 }
 
 /**
@@ -96,13 +129,14 @@ function flattenResource(
 	included: IncludedIndex,
 	ancestors: Set<string>,
 	depth: number,
+	orders: KeyOrders,
 	copy = true,
 ): IDataObject {
 	const item: IDataObject = { id: String(resource.id), type: resource.type };
 	const attributes = resource.attributes;
 	if (attributes !== null && typeof attributes === 'object' && !Array.isArray(attributes)) {
-		for (const name of Object.keys(attributes)) {
-			if (name === 'id' || name === 'type') continue;
+		const names = Object.keys(attributes);
+		for (const name of keyOrder(resource.type, names, attributes, orders)) {
 			setOwn(item, name, copy ? copyJson(attributes[name]) : attributes[name]);
 		}
 	}
@@ -121,10 +155,10 @@ function flattenResource(
 			setOwn(
 				item,
 				name,
-				data.filter(isResourceIdentifier).map((related) => resolve(related, included, ancestors, depth)),
+				data.filter(isResourceIdentifier).map((related) => resolve(related, included, ancestors, depth, orders)),
 			);
 		} else if (isResourceIdentifier(data)) {
-			setOwn(item, name, resolve(data, included, ancestors, depth));
+			setOwn(item, name, resolve(data, included, ancestors, depth, orders));
 		}
 	}
 	ancestors.delete(key);
@@ -136,17 +170,19 @@ function resolve(
 	included: IncludedIndex,
 	ancestors: Set<string>,
 	depth: number,
+	orders: KeyOrders,
 ): IDataObject {
 	const key = keyOf(identifier);
 	const full = included.get(key);
 	if (full === undefined || ancestors.has(key) || depth >= MAX_DEPTH) {
 		return { id: String(identifier.id), type: identifier.type };
 	}
-	return flattenResource(full, included, ancestors, depth + 1);
+	return flattenResource(full, included, ancestors, depth + 1, orders);
 }
 
 /**
- * One plain item per primary resource: `{ id, type, ...attributes }`, with each relationship that
+ * One plain item per primary resource: `{ id, type, ...attributes }` (leading attributes of the type
+ * first, nested objects last), with each relationship that
  * carries `data` under its own name, resolved from `included` (or `{ id, type }`), `[...]` for
  * to-many, `null` when empty. A resource met again on its own path is cut to `{ id, type }`.
  * Items share no object with each other; they may take over objects of the document they come from.
@@ -154,10 +190,11 @@ function resolve(
 export function flatten(document: Document): IDataObject[] {
 	const included = indexIncluded(document);
 	const seen = new Set<Resource>();
+	const orders: KeyOrders = new Map();
 	return primaryResources(document).map((resource) => {
 		const repeated = seen.has(resource);
 		seen.add(resource);
-		return flattenResource(resource, included, new Set(), 0, repeated);
+		return flattenResource(resource, included, new Set(), 0, orders, repeated);
 	});
 }
 

@@ -4,6 +4,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationSpec } from './catalogue';
+import { displayNameOf, idTypeOf } from './catalogue';
 import { MAX_ID } from './values';
 
 /** The list-search methods every action node offers (nodes/shared/methods/listSearch.ts). */
@@ -128,4 +130,12 @@ export function locatorProperty(parameter: IdParameter, type: string): INodeProp
 /** What to say after an ID field's own description: where the ID comes from. */
 export function idSourceOf(type: string): string | undefined {
 	return ID_SOURCES[type];
+}
+
+/**
+ * The label of an ID parameter, as the editor shows it and as messages name it: a locator reads
+ * "Deal" (it holds a choice, not only a number), a plain ID field "Deal Structure ID".
+ */
+export function idParameterLabel(spec: OperationSpec, name: string): string {
+	return LOCATORS[idTypeOf(spec, name)] !== undefined ? displayNameOf(name.replace(/Id$/, '')) : displayNameOf(name);
 }

@@ -5,6 +5,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { checkFilterSyntax } from './guidance';
+import { optionList } from './fieldProperties';
 import type { QueryParameters } from './jsonapi';
 import type { AttributeKind, ResourceTypeSpec } from './schema';
 import { invalidParameter, toCalendarDate, toUtcTimestamp } from './values';
@@ -17,7 +18,7 @@ export const FILTER_OPERATORS = [
 	{ name: 'Greater Than or Equal', value: 'greaterOrEqual', fn: 'greaterOrEqual' },
 	{ name: 'Is Empty (Null)', value: 'isNull', fn: 'equals' },
 	{ name: 'Is Not Empty (Not Null)', value: 'isNotNull', fn: 'equals' },
-	{ name: 'Is One Of (Comma-Separated)', value: 'any', fn: 'any' },
+	{ name: 'Is One Of', value: 'any', fn: 'any' },
 	{ name: 'Less Than', value: 'lessThan', fn: 'lessThan' },
 	{ name: 'Less Than or Equal', value: 'lessOrEqual', fn: 'lessOrEqual' },
 	{ name: 'Not Equals', value: 'notEquals', fn: 'equals' },
@@ -82,6 +83,9 @@ function formatLiteral(
 	timeZone: string,
 	itemIndex?: number,
 ): string {
+	if (Array.isArray(value)) {
+		throw invalidParameter(node, parameter, `has ${value.length} values; choose one, or use the operator "Is One Of"`, itemIndex);
+	}
 	if (kind === 'date') {
 		const date = toCalendarDate(value, timeZone);
 		if (date === undefined) throw invalidParameter(node, parameter, 'must be a date (YYYY-MM-DD) for this field', itemIndex);
@@ -115,24 +119,40 @@ export interface FilterCondition {
 	value?: unknown;
 }
 
-/** One expression from the builder's conditions, all of which must hold. */
+function isEmptyValue(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * One expression from the builder's conditions, all of which must hold. `label` is the Conditions
+ * parameter as the user sees it, for messages.
+ */
 export function buildConditionFilter(
 	node: INode,
 	type: ResourceTypeSpec,
 	conditions: FilterCondition[],
 	timeZone: string,
 	itemIndex?: number,
+	label = 'Options → Conditions',
 ): string | undefined {
 	const terms = conditions.map((condition, position) => {
-		const label = `Conditions → Condition ${position + 1}`;
+		const conditionLabel = `${label} → Condition ${position + 1}`;
 		const field = String(condition.field ?? '').trim();
 		if (!FIELD_PATH.test(field)) {
-			throw invalidParameter(node, `${label} → Field`, `must be a field name such as lastName or integration.name; got "${field.slice(0, 60)}"`, itemIndex);
+			throw invalidParameter(node, `${conditionLabel} → Field`, `must be a field name such as lastName or integration.name; got "${field.slice(0, 60)}"`, itemIndex);
 		}
 		const operator = FILTER_OPERATORS.find((entry) => entry.value === condition.operator);
-		if (!operator) throw invalidParameter(node, `${label} → Operator`, `is not a known operator: "${String(condition.operator)}"`, itemIndex);
+		if (!operator) throw invalidParameter(node, `${conditionLabel} → Operator`, `is not a known operator: "${String(condition.operator)}"`, itemIndex);
 		const kind = kindOfField(type, field);
-		const valueParameter = `${label} → Value`;
+		// Fields with known values show a "Values" dropdown for Is One Of, a "Value" box otherwise.
+		const listed = operator.value === 'any' && (kind === 'enum' || kind === 'boolean');
+		const valueParameter = `${conditionLabel} → ${listed ? 'Values' : 'Value'}`;
+		// A dropdown left on no choice would otherwise filter on '' and silently match nothing.
+		if (kind === 'enum' && operator.value !== 'isNull' && operator.value !== 'isNotNull' && isEmptyValue(condition.value)) {
+			const attribute = type.attributes[field];
+			const choices = optionList(attribute.values ?? [], attribute.ordered).map((option) => option.value);
+			throw invalidParameter(node, valueParameter, `needs a value: choose one of ${choices.join(', ')}`, itemIndex);
+		}
 		switch (operator.value) {
 			case 'isNull':
 				return `equals(${field},null)`;
@@ -141,8 +161,8 @@ export function buildConditionFilter(
 			case 'notEquals':
 				return `not(equals(${field},${formatLiteral(node, valueParameter, kind, condition.value, timeZone, itemIndex)}))`;
 			case 'any': {
-				const values = String(condition.value ?? '')
-					.split(',')
+				// A list from the dropdown, or comma-separated text (as typed, and as saved before the dropdown).
+				const values = (Array.isArray(condition.value) ? condition.value.map((part) => String(part)) : String(condition.value ?? '').split(','))
 					.map((part) => part.trim())
 					.filter((part) => part !== '');
 				if (values.length === 0) throw invalidParameter(node, valueParameter, 'needs at least one value (comma-separated)', itemIndex);
@@ -152,7 +172,7 @@ export function buildConditionFilter(
 			case 'startsWith':
 			case 'endsWith':
 				if (kind !== undefined && kind !== 'string' && kind !== 'enum') {
-					throw invalidParameter(node, `${label} → Operator`, `"${operator.name}" works on text fields only; ${field} is not text`, itemIndex);
+					throw invalidParameter(node, `${conditionLabel} → Operator`, `"${operator.name}" works on text fields only; ${field} is not text`, itemIndex);
 				}
 				return `${operator.fn}(${field},${formatLiteral(node, valueParameter, kind, condition.value, timeZone, itemIndex)})`;
 			default:
@@ -182,6 +202,14 @@ function parseKeyList(node: INode, parameter: string, value: unknown, pattern: R
 	return keys;
 }
 
+/** Where the filter and the conditions are in the node's panel, for messages. */
+export interface QueryLabels {
+	filter: string;
+	conditions: string;
+}
+
+const OPTIONS_LABELS: QueryLabels = { filter: 'Options → Filter', conditions: 'Options → Conditions' };
+
 /** The query of a collection read from its Options collection. */
 export function queryFromOptions(
 	node: INode,
@@ -190,16 +218,17 @@ export function queryFromOptions(
 	options: IDataObject,
 	timeZone: string,
 	itemIndex?: number,
+	labels: QueryLabels = OPTIONS_LABELS,
 ): Omit<QueryParameters, 'pageSize' | 'pageNumber'> {
 	const raw = typeof options.filter === 'string' && options.filter.trim() !== ''
-		? normalizeFilterExpression(node, 'Options → Filter', options.filter, itemIndex)
+		? normalizeFilterExpression(node, labels.filter, options.filter, itemIndex)
 		: undefined;
-	if (raw !== undefined) checkFilterSyntax(node, 'Options → Filter', typeName, type, raw, itemIndex);
+	if (raw !== undefined) checkFilterSyntax(node, labels.filter, typeName, type, raw, itemIndex);
 	if (options.filter !== undefined && typeof options.filter !== 'string') {
-		throw invalidParameter(node, 'Options → Filter', "must be text such as equals(lastName,'Smith')", itemIndex);
+		throw invalidParameter(node, labels.filter, "must be text such as equals(lastName,'Smith')", itemIndex);
 	}
 	const conditionList = ((options.conditions as IDataObject | undefined)?.condition ?? []) as FilterCondition[];
-	const built = buildConditionFilter(node, type, conditionList, timeZone, itemIndex);
+	const built = buildConditionFilter(node, type, conditionList, timeZone, itemIndex, labels.conditions);
 	const sort = parseKeyList(node, 'Options → Sort', options.sort, /^-?[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/, 'lastName,-updated', itemIndex);
 	const include = parseKeyList(node, 'Options → Include', options.include, FIELD_PATH, 'contacts,customStatus', itemIndex);
 	const fieldList = parseKeyList(node, 'Options → Fields', options.fields, /^[A-Za-z][A-Za-z0-9]*$/, 'name,updated', itemIndex);

@@ -15,6 +15,11 @@ export interface AttributeSpec {
 	writable?: boolean;
 	/** Known values of an enum; values from expressions outside the list are sent as given. */
 	values?: readonly string[];
+	/**
+	 * The values are listed in an order that means something (urgency, pipeline, period length) and
+	 * dropdowns keep it; otherwise dropdowns list them alphabetically.
+	 */
+	ordered?: boolean;
 	/** Shown as a multi-line text box. */
 	long?: boolean;
 }
@@ -33,8 +38,14 @@ export interface ResourceTypeSpec {
 	relationships: Record<string, RelationshipSpec>;
 	/** Dotted paths through to-one relationships that filters commonly use. */
 	filterPaths?: Record<string, string>;
+	/**
+	 * Attributes that tell records apart at a glance; output items list them right after id and type
+	 * (then the other plain values, then nested objects), so n8n's table shows them first.
+	 */
+	leading?: readonly string[];
 }
 
+/** The service's own SystemStatus order, which follows the pipeline. */
 const DEAL_STATUSES = [
 	'NewLeads',
 	'Researching',
@@ -52,7 +63,8 @@ const DEAL_STATUSES = [
 ] as const;
 const DEAL_TYPES = ['Residential', 'Commercial', 'SmallBusiness', 'AssetFinance', 'PersonalLoan', 'DepositBond'] as const;
 const LOAN_STRUCTURE_TYPES = ['PrincipalInterest', 'InterestOnly', 'RevolvingCredit', 'Offset'] as const;
-const FREQUENCIES = ['Yearly', 'HalfYearly', 'Quarterly', 'Monthly', 'Fortnightly', 'Weekly', 'HalfMonthly'] as const;
+/** Shortest period first. */
+const FREQUENCIES = ['Weekly', 'Fortnightly', 'HalfMonthly', 'Monthly', 'Quarterly', 'HalfYearly', 'Yearly'] as const;
 
 /** The read-only address lines shared by organisation and asset addresses. */
 const ADDRESS_ATTRIBUTES: Record<string, AttributeSpec> = {
@@ -74,7 +86,7 @@ export const RESOURCE_TYPES = {
 			created,
 			updated,
 			name: { kind: 'string', description: 'Name of the deal' },
-			dealStatus: { kind: 'enum', values: DEAL_STATUSES, description: 'Pipeline status of the deal' },
+			dealStatus: { kind: 'enum', values: DEAL_STATUSES, ordered: true, description: 'Pipeline status of the deal' },
 			dealType: { kind: 'enum', values: DEAL_TYPES, description: 'Kind of finance the deal is for' },
 			totalLoanAmount: { kind: 'number', description: 'Total of all loan splits' },
 			lenderName: { kind: 'string', description: 'Name of the lender' },
@@ -95,7 +107,9 @@ export const RESOURCE_TYPES = {
 			loanSecurities: { toMany: true, target: 'deal-securities', description: 'Securities of the deal' },
 			participants: { toMany: true, target: 'deal-participants', description: 'Participants of the deal' },
 		},
-		filterPaths: { 'adviser.id': 'ID of the adviser who owns the deal', 'customStatus.name': 'Name of the custom status' },
+		// customStatus.name is left out: it is the same value as the customStatusName attribute.
+		filterPaths: { 'adviser.id': 'ID of the adviser who owns the deal' },
+		leading: ['name', 'dealStatus', 'totalLoanAmount', 'dealType', 'lenderName', 'customStatusName'],
 	},
 	'deal-structures': {
 		label: 'deal structure',
@@ -114,8 +128,9 @@ export const RESOURCE_TYPES = {
 			paymentAmount: { kind: 'number', writable: true, description: 'Repayment amount per period' },
 			rateTermYears: { kind: 'integer', writable: true, description: 'Years the current rate applies (e.g. the fixed term)' },
 			rateType: { kind: 'string', writable: true, description: 'Rate type as the lender names it, e.g. Fixed or Variable' },
-			repaymentFrequency: { kind: 'enum', values: FREQUENCIES, writable: true, description: 'How often repayments are made' },
+			repaymentFrequency: { kind: 'enum', values: FREQUENCIES, ordered: true, writable: true, description: 'How often repayments are made' },
 		},
+		leading: ['amount', 'loanStructureType', 'interestRate', 'loanTermYears', 'repaymentFrequency'],
 		relationships: {
 			deal: { target: 'deals', description: 'Deal the structure belongs to' },
 		},
@@ -174,6 +189,7 @@ export const RESOURCE_TYPES = {
 			integration: { target: 'integrations', writable: true, description: 'Integration (other system) the reference comes from' },
 		},
 		filterPaths: { 'integration.name': 'Name of the integration', 'deal.id': 'ID of the deal' },
+		leading: ['externalReference'],
 	},
 	'deal-notes': {
 		label: 'deal note',
@@ -182,6 +198,7 @@ export const RESOURCE_TYPES = {
 			detail: { kind: 'string', writable: true, long: true, description: 'Text of the note' },
 			writtenBy: { kind: 'string', description: 'Who wrote the note' },
 		},
+		leading: ['title', 'writtenBy'],
 		relationships: {
 			deal: { target: 'deals', description: 'Deal the note belongs to' },
 		},
@@ -208,6 +225,7 @@ export const RESOURCE_TYPES = {
 			incomeCategoryId: { kind: 'integer', description: 'ID of the income category' },
 			incomeVerification: { kind: 'string', description: 'How the income is verified' },
 		},
+		leading: ['description', 'value', 'frequency', 'incomeType', 'incomeCategory'],
 		relationships: {
 			employment: { target: 'employments', description: 'Employment the income comes from' },
 			linkedAsset: { target: 'assets', description: 'Asset the income comes from' },
@@ -249,6 +267,7 @@ export const RESOURCE_TYPES = {
 			ownership: { toMany: true, target: 'owners', description: 'Ownership of assets, liabilities, incomes and expenses' },
 		},
 		filterPaths: { 'contactGroup.id': 'ID of the contact group' },
+		leading: ['firstName', 'lastName', 'preferredName', 'email', 'mobile'],
 	},
 	'contact-external-references': {
 		label: 'contact external reference',
@@ -288,7 +307,7 @@ export const RESOURCE_TYPES = {
 		label: 'lead',
 		attributes: {
 			customStatusName: { kind: 'string', description: "Name of the organisation's own status for the lead" },
-			dealStatus: { kind: 'enum', values: DEAL_STATUSES, description: 'Pipeline status of the lead' },
+			dealStatus: { kind: 'enum', values: DEAL_STATUSES, ordered: true, description: 'Pipeline status of the lead' },
 		},
 		relationships: {},
 	},
@@ -300,10 +319,12 @@ export const RESOURCE_TYPES = {
 			progress: {
 				kind: 'enum',
 				values: ['NotStarted', 'InProgress', 'OnHold', 'Completed', 'NotRequired'],
+				ordered: true,
 				writable: true,
 				description: 'How far the task has got',
 			},
-			priority: { kind: 'enum', values: ['Critical', 'High', 'Medium', 'Normal'], writable: true, description: 'How urgent the task is' },
+			// Most urgent first.
+			priority: { kind: 'enum', values: ['Critical', 'High', 'Medium', 'Normal'], ordered: true, writable: true, description: 'How urgent the task is' },
 			dueDate: { kind: 'dateTime', writable: true, description: 'When the task is due' },
 		},
 		relationships: {
@@ -314,10 +335,18 @@ export const RESOURCE_TYPES = {
 			assetFinanceDiversifiedDeal: { target: 'deals', writable: true, description: 'Asset finance deal the task is about' },
 			commercialFinanceDiversifiedDeal: { target: 'deals', writable: true, description: 'Commercial finance deal the task is about' },
 		},
+		leading: ['title', 'progress', 'priority', 'dueDate'],
 	},
 } satisfies Record<string, ResourceTypeSpec>;
 
 export type ResourceTypeName = keyof typeof RESOURCE_TYPES;
+
+/** Each type's leading attributes, for the flattener. */
+export const LEADING_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+	Object.entries(RESOURCE_TYPES as Record<string, ResourceTypeSpec>)
+		.filter(([, type]) => type.leading !== undefined)
+		.map(([name, type]) => [name, type.leading ?? []]),
+);
 
 export function resourceType(name: ResourceTypeName): ResourceTypeSpec {
 	return RESOURCE_TYPES[name];

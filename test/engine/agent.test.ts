@@ -70,7 +70,7 @@ describe('what the agent reads', () => {
 		const deals = byName.Find_deals.description;
 		expect(deals).toMatch(/^Get many deals in Loan CRM: list deals, optionally filtered/);
 		expect(deals).toContain('dealStatus (one of NewLeads, Researching, PreApproved, ConditionallyApproved, UnconditionallyApproved, Lodged, InProgress, PendingSettlement, Varied, Repaid, Withdrawn, Cancelled, Settled)');
-		expect(deals).toContain('Filter and sort on: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id, customStatus.name.');
+		expect(deals).toContain('Filter and sort on: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id.');
 		expect(deals).toContain("Filter syntax is functions, not operators: equals(field,'value')");
 		expect(deals).toContain("Example: and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01')).");
 		expect(deals).toContain('Returns at most 10 records unless a Limit is given');
@@ -143,7 +143,7 @@ describe('errors the caller can correct itself from', () => {
 	it('a filter written with an operator: the function to write instead and the fields, before any request', async () => {
 		const { answers } = await agent([FIND_DEALS], [{ tool: 'Find_deals', args: { filter: "dealStatus = 'Settled'" } }]);
 		expect(answers[0].error).toBe(
-			"Parameter \"Options → Filter\" (tool argument \"filter\") uses the operator =; the service only understands functions: write equals(dealStatus,'Settled') instead of dealStatus='Settled'. Functions: equals, lessThan, lessOrEqual, greaterThan, greaterOrEqual, contains, startsWith, endsWith, any, has, not, and, or; every value in single quotes. Fields of deals: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id, customStatus.name.",
+			"Parameter \"Options → Filter\" (tool argument \"filter\") uses the operator =; the service only understands functions: write equals(dealStatus,'Settled') instead of dealStatus='Settled'. Functions: equals, lessThan, lessOrEqual, greaterThan, greaterOrEqual, contains, startsWith, endsWith, any, has, not, and, or; every value in single quotes. Fields of deals: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id.",
 		);
 		expect(env.sandbox.apiRequests()).toEqual([]);
 	});
@@ -159,7 +159,7 @@ describe('errors the caller can correct itself from', () => {
 		const error = answers[0].error as string;
 		expect(error).toMatch(/^Loan CRM rejected the request \(400\): query parameter "filter": .*Field 'status' does not exist on resource type 'deals'\./);
 		expect(error).toContain(
-			'. Check parameter "Options → Filter (or Conditions)" (tool argument "filter"). Fields of deals: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id, customStatus.name',
+			'. Check parameter "Options → Filter (or Conditions)" (tool argument "filter"). Fields of deals: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id',
 		);
 		expect(error).toContain("Details: Filter example: and(equals(field,'value'),greaterOrEqual(updated,'2026-11-01')).");
 		expect(env.sandbox.apiRequests().map((request) => request.status)).toEqual([400]);
@@ -190,7 +190,7 @@ describe('errors the caller can correct itself from', () => {
 	it('bad input (an ID that is no number): named by its parameter, no request sent', async () => {
 		const tool = { ...GET_LEAD, parameters: { ...GET_LEAD.parameters, leadId: fromAI('leadId', 'ID of the lead') } };
 		const { answers } = await agent([tool], [{ tool: 'Get_lead', args: { leadId: 'the Smith lead' } }]);
-		expect(answers[0].error).toBe('Parameter "leadId" must be a whole number from 1 to 2147483647; got "the Smith lead"');
+		expect(answers[0].error).toBe('Parameter "Lead" must be a whole number from 1 to 2147483647; got "the Smith lead"');
 		expect(env.sandbox.apiRequests()).toEqual([]);
 	});
 

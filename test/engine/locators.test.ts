@@ -207,7 +207,7 @@ describe('Locator values and old-style values are read alike', () => {
 
 	it('a locator with nothing picked is stopped before any request', async () => {
 		const result = await env.run('loanCrmDeals', { resource: 'customStatus', operation: 'get', dealId: locator('={{ "" }}', 'id') });
-		expect(result.error?.message).toBe('Parameter "dealId" must be a whole number from 1 to 2147483647; got ""');
+		expect(result.error?.message).toBe('Parameter "Deal" must be a whole number from 1 to 2147483647; got ""');
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 
@@ -373,7 +373,7 @@ describe('Get by ID on the collection endpoints', () => {
 		expect(result.items.map((item) => [item.pairedItem, item.json.id ?? item.json.error])).toEqual([
 			[{ item: 0 }, ids().contact],
 			[{ item: 1 }, 'Loan CRM has no contact with ID 6999999'],
-			[{ item: 2 }, 'Parameter "contactId" must be a whole number from 1 to 2147483647; got "abc"'],
+			[{ item: 2 }, 'Parameter "Contact" must be a whole number from 1 to 2147483647; got "abc"'],
 		]);
 		expect(env.sandbox.apiRequests()).toHaveLength(2);
 	});

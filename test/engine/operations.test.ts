@@ -389,7 +389,7 @@ describe('Loan CRM Organisations & Assets', () => {
 describe('ids and items', () => {
 	it.each([['0'], ['-4'], ['2147483648'], ['12a'], ['1.0'], ['={{ {"id": 4} }}']])('rejects id %j before any request', async (value) => {
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: value });
-		expect(result.error?.message).toMatch(/^Parameter "leadId" must be a whole number from 1 to 2147483647; got /);
+		expect(result.error?.message).toMatch(/^Parameter "Lead" must be a whole number from 1 to 2147483647; got /);
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 
@@ -400,7 +400,7 @@ describe('ids and items', () => {
 		const items = result.items;
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].json.id).toBe(ids().lead);
-		expect(items[1].json.error).toMatch(/leadId/);
+		expect(items[1].json.error).toMatch(/^Parameter "Lead" must be a whole number from 1 to 2147483647; got "0"$/);
 		expect(items[2].json.error).toMatch(/^Loan CRM has no leads 999999 \(404\)/);
 		expect(items[3].json.id).toBe(ids().lead);
 	});

@@ -128,7 +128,7 @@ describe('values', () => {
 		expect(coerceAttribute(node, 'Capitalise LMI', spec.capitaliseLmi, 'true', 'UTC')).toBe(true);
 		expect(() => coerceAttribute(node, 'Capitalise LMI', spec.capitaliseLmi, 'yes', 'UTC')).toThrow(/true or false/);
 		expect(coerceAttribute(node, 'Repayment Frequency', spec.repaymentFrequency, 'Daily', 'UTC')).toBe('Daily');
-		expect(() => coerceAttribute(node, 'Repayment Frequency', spec.repaymentFrequency, 3, 'UTC')).toThrow(/one of Yearly/);
+		expect(() => coerceAttribute(node, 'Repayment Frequency', spec.repaymentFrequency, 3, 'UTC')).toThrow(/one of Weekly, Fortnightly, HalfMonthly, Monthly, Quarterly, HalfYearly, Yearly;/);
 		expect(coerceAttribute(node, 'Fixed Rate Expiry Date', spec.fixedRateExpiryDate, '2027-01-31T00:00:00', 'UTC')).toBe('2027-01-31');
 		expect(() => coerceAttribute(node, 'Account Number', spec.accountNumber, { a: 1 }, 'UTC')).toThrow(/must be text/);
 	});

@@ -4,6 +4,7 @@ import type { OperationSpec } from '../catalogue';
 import { pathParameters } from '../catalogue';
 import type { Document } from '../jsonapi';
 import { flatten, rawResources } from '../jsonapi';
+import { idParameterLabel } from '../locators';
 import { parseId } from '../values';
 
 export type ActionContext = IExecuteFunctions;
@@ -21,7 +22,8 @@ export interface ResolvedPath {
 export function resolvePath(context: ActionContext, spec: OperationSpec, itemIndex: number): ResolvedPath {
 	const ids: Record<string, string> = {};
 	for (const name of pathParameters(spec)) {
-		ids[name] = parseId(context.getNode(), name, context.getNodeParameter(name, itemIndex, ''), itemIndex);
+		// Named in messages by the label the editor shows ("Deal", "Deal Note ID").
+		ids[name] = parseId(context.getNode(), idParameterLabel(spec, name), context.getNodeParameter(name, itemIndex, ''), itemIndex);
 	}
 	const path = spec.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => ids[name]);
 	return { path, ids };

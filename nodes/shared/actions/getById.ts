@@ -10,6 +10,7 @@ import { primaryResources } from '../jsonapi';
 import { quoteLiteral, queryFromOptions } from '../query';
 import { RESOURCE_TYPES } from '../schema';
 import { apiRequest } from '../transport';
+import { idParameterLabel } from '../locators';
 import { parseId } from '../values';
 import type { ActionContext, ActionResult } from './common';
 import { readOutput, resolvePath, userIdOverride } from './common';
@@ -19,7 +20,7 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	const idParameter = spec.idParameter;
 	if (idParameter === undefined) throw new Error(`${spec.resource}.${spec.operation}: a getById operation needs idParameter`);
 	const { path } = resolvePath(this, spec, itemIndex);
-	const id = parseId(node, idParameter, this.getNodeParameter(idParameter, itemIndex, ''), itemIndex);
+	const id = parseId(node, idParameterLabel(spec, idParameter), this.getNodeParameter(idParameter, itemIndex, ''), itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const type = RESOURCE_TYPES[spec.type];
 	const { include, fields } = queryFromOptions(node, spec.type, type, { include: options.include, fields: options.fields }, this.getTimezone(), itemIndex);

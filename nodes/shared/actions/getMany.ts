@@ -9,11 +9,22 @@ import { invalidParameter } from '../values';
 import type { ActionContext, ActionResult } from './common';
 import { readOutput, resolvePath, userIdOverride } from './common';
 
-/** A searchable collection: filter, sort, include, fields, Return All or Limit. */
+/** `{ id, type, dealId, ... }`: the parent's ID right after the item's own. */
+function withParentId(item: IDataObject, name: string, value: string): IDataObject {
+	const { id, type, ...rest } = item;
+	return { id, type, [name]: value, ...rest };
+}
+
+/**
+ * A collection, with Return All or Limit: a searchable one (`/deals`: filter, sort, include, fields)
+ * or a related one (`/deals/{dealId}/dealNotes`: no query options), whose simplified items carry
+ * the parent's ID under the path parameter's name, so items from many parents stay attributable.
+ */
 export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
 	const node = this.getNode();
-	const { path } = resolvePath(this, spec, itemIndex);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const related = spec.shape === 'getRelatedMany';
+	const { path, ids } = resolvePath(this, spec, itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, related) as boolean;
 	let limit: number | undefined;
 	if (!returnAll) {
 		const value = this.getNodeParameter('limit', itemIndex, 50) as unknown;
@@ -22,8 +33,11 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 		}
 		limit = value;
 	}
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const query = queryFromOptions(node, spec.type, RESOURCE_TYPES[spec.type], options, this.getTimezone(), itemIndex);
+	const query = related
+		? undefined
+		: queryFromOptions(node, spec.type, RESOURCE_TYPES[spec.type], this.getNodeParameter('options', itemIndex, {}) as IDataObject, this.getTimezone(), itemIndex);
+	const parent = related ? Object.entries(ids).pop() : undefined;
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const results: ActionResult = [];
 	await paginate
 		.call(this, {
@@ -32,9 +46,11 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 			limit,
 			itemIndex,
 			userId: userIdOverride(this, itemIndex),
-			supportsFilter: true,
+			supportsFilter: !related,
 			onPage: (document) => {
-				for (const item of readOutput(this, document, itemIndex)) results.push(item);
+				for (const item of readOutput(this, document, itemIndex)) {
+					results.push(parent !== undefined && simplify ? withParentId(item, parent[0], parent[1]) : item);
+				}
 			},
 		})
 		.catch((error: unknown) => {

@@ -4,7 +4,6 @@ import { execute as remove } from './delete';
 import { execute as get } from './get';
 import { execute as getById } from './getById';
 import { execute as getMany } from './getMany';
-import { execute as getRelatedMany } from './getRelatedMany';
 import { execute as write } from './write';
 import type { OperationSpec } from '../catalogue';
 
@@ -12,7 +11,8 @@ export type Action = (this: ActionContext, spec: OperationSpec, itemIndex: numbe
 
 export const ACTIONS: Record<Shape, Action> = {
 	getMany,
-	getRelatedMany,
+	// A related collection is a collection without query options: one action for both.
+	getRelatedMany: getMany,
 	get,
 	getById,
 	create: write,

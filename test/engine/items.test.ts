@@ -1,0 +1,129 @@
+/**
+ * The small things users meet in output items and messages: related collections with Return All /
+ * Limit and their parent's ID on every item, the useful fields first, and every parameter named by
+ * the label the user sees — in n8n-core's engine against the sandbox.
+ */
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+
+import { OPERATIONS as CONTACT_OPERATIONS } from '../../nodes/LoanCrmContacts/operations';
+import { OPERATIONS as DEAL_OPERATIONS } from '../../nodes/LoanCrmDeals/operations';
+import { OPERATIONS as TASK_OPERATIONS } from '../../nodes/LoanCrmLeadsAndTasks/operations';
+import { OPERATIONS as ASSET_OPERATIONS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
+import { pathParameters } from '../../nodes/shared/catalogue';
+import { loadPackageSource } from '../harness';
+import { decodedQuery, jsonOf, useSandbox } from './helpers';
+
+const env = useSandbox();
+const ids = () => env.sandbox.data.ids;
+
+afterEach(() => env.sandbox.data.reset());
+
+/** Deal ID → its note IDs, from the sandbox's own store. */
+function notesByDeal(): Map<string, string[]> {
+	const map = new Map<string, string[]>();
+	for (const note of env.sandbox.data.list('deal-notes')) {
+		const deal = (note.relationships.deal as { id: string } | null)?.id;
+		if (deal === undefined) continue;
+		map.set(String(deal), [...(map.get(String(deal)) ?? []), String(note.id)]);
+	}
+	return map;
+}
+
+describe('related collections: Return All, Limit and the parent ID', () => {
+	it('Deal Note → Get Many returns every note by default, each carrying its dealId right after id and type', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes });
+		expect(result.error).toBeUndefined();
+		const requests = env.sandbox.apiRequests();
+		expect(requests.map((request) => [request.path, decodedQuery(request.rawQuery)])).toEqual([[`/jsonapi/deals/${ids().dealWithNotes}/dealNotes`, 'page[size]=100']]);
+		const items = jsonOf(result);
+		expect(items.map((item) => item.id)).toEqual(notesByDeal().get(ids().dealWithNotes));
+		for (const item of items) {
+			expect(Object.keys(item).slice(0, 3)).toEqual(['id', 'type', 'dealId']);
+			expect(item.dealId).toBe(ids().dealWithNotes);
+		}
+	});
+
+	it('Limit 2 asks for a page of 2 and gives 2 notes', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes, returnAll: false, limit: 2 });
+		expect(env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery))).toEqual(['page[size]=2']);
+		expect(jsonOf(result).map((item) => item.id)).toEqual(notesByDeal().get(ids().dealWithNotes)?.slice(0, 2));
+	});
+
+	it('notes read for many deals stay attributable: each item names its own deal', async () => {
+		const dealsWithNotes = [...notesByDeal().entries()].filter(([, notes]) => notes.length > 0).slice(0, 3);
+		expect(dealsWithNotes.length).toBeGreaterThan(1);
+		const result = await env.run(
+			'loanCrmDeals',
+			{ resource: 'dealNote', operation: 'getMany', dealId: '={{ $json.deal }}' },
+			{ input: dealsWithNotes.map(([deal]) => ({ deal })) },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => [item.json.dealId, item.json.id, item.pairedItem])).toEqual(
+			dealsWithNotes.flatMap(([deal, notes], index) => notes.map((note) => [deal, note, { item: index }])),
+		);
+	});
+
+	it('with Simplify off the resources stay exactly as the service sent them', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes, simplify: false });
+		for (const item of jsonOf(result)) {
+			expect(item.dealId).toBeUndefined();
+			expect(Object.keys(item)).toEqual(expect.arrayContaining(['type', 'id', 'attributes']));
+		}
+	});
+
+	it('organisation and asset addresses carry organisationId and assetId', async () => {
+		const organisation = await env.run('loanCrmOrganisationsAndAssets', { resource: 'organisation', operation: 'getAddresses', organisationId: ids().organisation });
+		const asset = await env.run('loanCrmOrganisationsAndAssets', { resource: 'asset', operation: 'getAddresses', assetId: ids().asset, returnAll: false, limit: 1 });
+		expect(jsonOf(organisation)).toHaveLength(2);
+		for (const item of jsonOf(organisation)) expect(Object.keys(item).slice(0, 3)).toEqual(['id', 'type', 'organisationId']);
+		expect(jsonOf(organisation).map((item) => item.organisationId)).toEqual([ids().organisation, ids().organisation]);
+		expect(jsonOf(asset)).toEqual([expect.objectContaining({ type: 'financial-address', assetId: ids().asset })]);
+		expect(env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery))).toEqual(['page[size]=100', 'page[size]=1']);
+	});
+});
+
+describe('output items: the useful fields first', () => {
+	it('a deal starts with id, type, name, status and amount; nested objects come after every plain value', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: 5, options: { include: 'customStatus' } });
+		const items = jsonOf(result);
+		expect(items).toHaveLength(5);
+		for (const item of items) {
+			const keys = Object.keys(item);
+			expect(keys.slice(0, 8)).toEqual(['id', 'type', 'name', 'dealStatus', 'totalLoanAmount', 'dealType', 'lenderName', 'customStatusName']);
+			const stored = env.sandbox.data.get('deals', item.id as string);
+			const attributeKeys = keys.filter((key) => key in (stored?.attributes ?? {}));
+			const firstNested = attributeKeys.findIndex((key) => item[key] !== null && typeof item[key] === 'object');
+			expect(attributeKeys.slice(firstNested).every((key) => item[key] !== null && typeof item[key] === 'object')).toBe(true);
+			expect(attributeKeys.slice(firstNested)).toEqual(expect.arrayContaining(['dates', 'opportunity', 'splits']));
+			// Relationships follow the attributes.
+			expect(keys[keys.length - 1]).toBe('customStatus');
+		}
+	});
+});
+
+describe('parameters are named by the label the user sees', () => {
+	const source = loadPackageSource();
+	const descriptions = Object.fromEntries(source.nodes.map((node) => [node.name, node.type.description as INodeTypeDescription]));
+	const cases = [
+		...DEAL_OPERATIONS.map((spec) => ['loanCrmDeals', spec] as const),
+		...CONTACT_OPERATIONS.map((spec) => ['loanCrmContacts', spec] as const),
+		...TASK_OPERATIONS.map((spec) => ['loanCrmLeadsAndTasks', spec] as const),
+		...ASSET_OPERATIONS.map((spec) => ['loanCrmOrganisationsAndAssets', spec] as const),
+	].flatMap(([node, spec]) => pathParameters(spec).map((parameter) => [`${node} ${spec.resource}.${spec.operation} ${parameter}`, node, spec, parameter] as const));
+
+	it('covers every ID in a path', () => {
+		expect(cases.map(([name]) => name.split(' ').pop())).toEqual(
+			expect.arrayContaining(['dealId', 'dealStructureId', 'dealNoteId', 'contactExternalReferenceId', 'contactCategoryId', 'leadId', 'taskId', 'organisationId', 'assetId']),
+		);
+	});
+
+	it.each(cases)('%s: a bad ID is refused before sending, by its label', async (_name, node, spec, parameter) => {
+		const property = descriptions[node].properties.find(
+			(entry: INodeProperties) => entry.name === parameter && entry.displayOptions?.show?.resource?.[0] === spec.resource && entry.displayOptions?.show?.operation?.[0] === spec.operation,
+		);
+		expect(property?.displayName).toBeDefined();
+		const result = await env.run(node, { resource: spec.resource, operation: spec.operation, [parameter]: 'abc', externalReference: 'x', name: 'x' });
+		expect(result.error?.message).toBe(`Parameter "${property?.displayName}" must be a whole number from 1 to 2147483647; got "abc"`);
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+});
