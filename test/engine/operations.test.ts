@@ -405,10 +405,11 @@ describe('ids and items', () => {
 		expect(items[3].json.id).toBe(ids().lead);
 	});
 
-	it('without Continue On Fail the run stops at the first failure, naming the item', async () => {
+	it('without Continue On Fail the run stops at the first failure; the item travels as itemIndex, not in the message', async () => {
 		const input = [{ id: ids().lead }, { id: '999999' }, { id: ids().lead }];
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, { input });
-		expect(result.error?.message).toMatch(/\(404\).*\[item 1\]$/);
+		expect(result.error?.message).toBe("Loan CRM has no leads 999999 (404): The requested resource does not exist. Resource of type 'leads' with ID '999999' does not exist.");
+		expect(result.error?.context.itemIndex).toBe(1);
 		expect(env.sandbox.apiRequests()).toHaveLength(2);
 	});
 });
