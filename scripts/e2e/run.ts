@@ -29,6 +29,7 @@ import { CONTRACT_OPERATIONS, PACKAGE, errorCases, operationCases } from './case
 import { validateExamples } from './examples';
 import { N8N_VERSION, ensureN8n } from './install';
 import { knownIssue } from './known-issues';
+import { checkOfflineInstall } from './offline-install';
 import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './n8n';
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
 import type { CredentialRef } from './workflows';
@@ -328,6 +329,11 @@ async function main(): Promise<number> {
 			],
 			tail(failureOutput, 30),
 		);
+
+		// --- installing without the registry (scripts/e2e/offline-install.ts) ------------------
+		console.log('\nOffline install from the packed tarball');
+		const offline = await timings.step('README offline install into a fresh ~/.n8n/nodes, n8n execute', () => checkOfflineInstall(install, pack.tarball, sandbox));
+		record("the README's offline install (npm pack, then npm install <tarball> in ~/.n8n/nodes) gives working nodes", offline.problems, offline.context);
 
 		// --- the trigger ----------------------------------------------------------------------
 		if (!process.env.LOAN_CRM_E2E_SKIP_TRIGGER) {
