@@ -30,6 +30,7 @@ import { validateExamples } from './examples';
 import { N8N_VERSION, ensureN8n } from './install';
 import { knownIssue } from './known-issues';
 import { checkOfflineInstall } from './offline-install';
+import { checkErrorWorkflow, prepareErrorWorkflows } from './error-workflow';
 import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './n8n';
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
 import type { CredentialRef } from './workflows';
@@ -339,11 +340,15 @@ async function main(): Promise<number> {
 		if (!process.env.LOAN_CRM_E2E_SKIP_TRIGGER) {
 			console.log('\nTrigger (n8n start, published workflow)');
 			await timings.step('n8n publish:workflow', () => n8n.publish(WORKFLOW_IDS.trigger));
+			const errorScenario = await timings.step('error workflow: import, publish its failing webhook workflow', () => prepareErrorWorkflows(n8n, credential));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start(port));
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
 			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
+			const errorProblems = await timings.step('Error Trigger: a 404, a 403 and a bad parameter', () => checkErrorWorkflow(port, sandbox, errorScenario));
+			errorScenario.sink.close();
+			record("an Error Workflow receives the node's message unchanged and context.itemIndex (404, 403, bad parameter)", errorProblems);
 			await timings.step('n8n stop', () => n8n.stop());
 		}
 	} catch (error) {

@@ -61,6 +61,7 @@ describe('GitHub Actions workflows', () => {
 	it('ci.yml runs the README test command on pushes and pull requests, Node 20 and 22', () => {
 		const ci = workflow('.github/workflows/ci.yml');
 		expect(Object.keys(ci.on).sort()).toEqual(['pull_request', 'push', 'workflow_call']);
+		expect(ci.on.push).toEqual({ branches: ['**'] });
 		expect(ci.permissions).toEqual({ contents: 'read' });
 		const test = ci.jobs.test;
 		expect(test.strategy?.matrix?.node).toEqual([20, 22]);
