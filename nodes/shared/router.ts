@@ -18,16 +18,16 @@ function errorItem(error: unknown): IDataObject {
 	return json;
 }
 
-/** The error to stop the run with, naming the input item when there is more than one. */
-function stoppingError(node: INode, error: unknown, itemIndex: number, itemCount: number): NodeApiError | NodeOperationError {
-	const nodeError =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
-	if (itemCount > 1 && !nodeError.message.includes('[item ')) {
-		nodeError.message = `${nodeError.message} [item ${itemIndex}]`;
+/**
+ * The error to stop the run with. Its message is left as it is, whichever item failed, so that an
+ * Error Workflow can match on it; the failed input item travels with it as `itemIndex`.
+ */
+function stoppingError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex ??= itemIndex;
+		return error;
 	}
-	return nodeError;
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }
 
 export async function route(
@@ -53,7 +53,7 @@ export async function route(
 				output.push({ json: errorItem(error), pairedItem: { item: itemIndex } });
 				continue;
 			}
-			throw stoppingError(this.getNode(), error, itemIndex, items.length);
+			throw stoppingError(this.getNode(), error, itemIndex);
 		}
 	}
 	return [output];

@@ -67,8 +67,16 @@ interface ConnectionSettings {
 	secrets: string[];
 }
 
+/** A credential value that makes every request impossible; reported per request, with its item. */
+interface SettingsProblem {
+	message: string;
+	description: string;
+}
+
+type SettingsOutcome = { settings: ConnectionSettings } | { problem: SettingsProblem };
+
 interface ExecutionState {
-	settings?: Promise<ConnectionSettings>;
+	settings?: Promise<SettingsOutcome>;
 	/** A 401 that survived n8n's one token refresh; later requests of the run fail at once. */
 	rejectedToken?: FailedExchange;
 	/** The credential could not get a token; later requests of the run fail at once, without asking again. */
@@ -86,35 +94,45 @@ function stateOf(context: RequestContext): ExecutionState {
 	return state;
 }
 
-async function loadSettings(context: RequestContext): Promise<ConnectionSettings> {
+async function loadSettings(context: RequestContext): Promise<SettingsOutcome> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	const rawBase = String(credentials.baseUrl ?? '').trim();
 	const baseUrl = rawBase.replace(/\/+$/, '').replace(/\/jsonapi$/i, '');
 	if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`The credential's Base URL "${rawBase.slice(0, 100)}" is not an http(s) URL`,
-			{ description: 'Enter the service address issued at onboarding, e.g. https://api.example.com (without /jsonapi).' },
-		);
+		return {
+			problem: {
+				message: `The credential's Base URL "${rawBase.slice(0, 100)}" is not an http(s) URL`,
+				description: 'Enter the service address issued at onboarding, e.g. https://api.example.com (without /jsonapi).',
+			},
+		};
 	}
 	const userId = String(credentials.userId ?? '').trim();
 	if (!/^\d{1,10}$/.test(userId)) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`The credential's User ID "${userId.slice(0, 30)}" is not a whole number`,
-			{ description: 'The User ID is your adviser contact ID (AdviserContactId), a whole number issued with the credentials.' },
-		);
+		return {
+			problem: {
+				message: `The credential's User ID "${userId.slice(0, 30)}" is not a whole number`,
+				description: 'The User ID is your adviser contact ID (AdviserContactId), a whole number issued with the credentials.',
+			},
+		};
 	}
 	const secrets = [credentials.clientSecret, credentials.accessToken]
 		.map((value) => (typeof value === 'string' ? value : ''))
 		.filter((value) => value.length > 0);
-	return { baseUrl, userId, secrets };
+	return { settings: { baseUrl, userId, secrets } };
 }
 
-function settingsOf(context: RequestContext): Promise<ConnectionSettings> {
+/**
+ * The credential's connection values, read once per execution. A wrong value fails every request,
+ * each with its own item index (the same message for every item, so Error Workflows can match it).
+ */
+async function settingsOf(context: RequestContext, itemIndex: number | undefined): Promise<ConnectionSettings> {
 	const state = stateOf(context);
 	state.settings ??= loadSettings(context);
-	return state.settings;
+	const outcome = await state.settings;
+	if ('problem' in outcome) {
+		throw new NodeOperationError(context.getNode(), outcome.problem.message, { description: outcome.problem.description, itemIndex });
+	}
+	return outcome.settings;
 }
 
 function parseRetryAfter(value: string | undefined): number | undefined {
@@ -225,7 +243,7 @@ async function send(context: RequestContext, options: IHttpRequestOptions): Prom
  */
 export async function apiRequest(this: RequestContext, request: ApiRequest): Promise<ApiResponse> {
 	const node = this.getNode();
-	const settings = await settingsOf(this);
+	const settings = await settingsOf(this, request.itemIndex);
 	const state = stateOf(this);
 	if (state.rejectedToken) {
 		throw toNodeApiError(node, { ...state.rejectedToken, path: request.path, method: request.method }, settings.secrets, request.itemIndex);

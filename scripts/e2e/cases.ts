@@ -6,11 +6,13 @@
  */
 import type { IDataObject, INodeParameterResourceLocator, INodeParameters } from 'n8n-workflow';
 
+import type { ActionNode, OperationKey } from '../../test/fixtures/operation-examples';
+import { operationExamples } from '../../test/fixtures/operation-examples';
 import type { FixtureIds, LoggedRequest } from '../../test/sandbox';
 
 export const PACKAGE = 'n8n-nodes-loan-crm';
 
-export type ActionNode = 'loanCrmDeals' | 'loanCrmContacts' | 'loanCrmLeadsAndTasks' | 'loanCrmOrganisationsAndAssets';
+export type { ActionNode };
 
 export interface ExpectedRequest {
 	method: string;
@@ -89,12 +91,13 @@ function queryIs(expected: Record<string, string>): (request: LoggedRequest) => 
 
 /** Every operation of the four action nodes, in the order the workflow runs them. */
 export function operationCases(ids: FixtureIds, customStatusOfDeal: string): OperationCase[] {
+	const examples = operationExamples(ids);
+	/** The table's parameter set of an operation (test/fixtures/operation-examples.ts), with any overrides. */
+	const example = (key: OperationKey, overrides: INodeParameters = {}) => ({ key, node: examples[key].node, parameters: { ...examples[key].parameters, ...overrides } });
 	const deals: OperationCase[] = [
 		{
-			key: 'loanCrmDeals/deal.getMany',
+			...example('loanCrmDeals/deal.getMany'),
 			name: 'Deals: deal.getMany',
-			node: 'loanCrmDeals',
-			parameters: { resource: 'deal', operation: 'getMany', returnAll: false, limit: 3, options: { filter: "equals(dealStatus,'Settled')", sort: '-id' } },
 			requests: [{ method: 'GET', path: '/jsonapi/deals', check: queryIs({ filter: "equals(dealStatus,'Settled')", sort: '-id', 'page[size]': '3' }) }],
 			check: (items) => [
 				...count(items, 3),
@@ -122,23 +125,14 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			],
 		},
 		{
-			key: 'loanCrmDeals/dealStructure.getDeal',
+			...example('loanCrmDeals/dealStructure.getDeal'),
 			name: 'Deals: dealStructure.getDeal',
-			node: 'loanCrmDeals',
-			parameters: { resource: 'dealStructure', operation: 'getDeal', dealStructureId: ` ${ids.dealStructure} ` },
 			requests: [{ method: 'GET', path: `/jsonapi/deal-structures/${ids.dealStructure}/deal` }],
 			check: (items) => [...count(items, 1), ...fields('deal', items[0], { id: ids.dealWithNotes, type: 'deals' })],
 		},
 		{
-			key: 'loanCrmDeals/dealStructure.update',
+			...example('loanCrmDeals/dealStructure.update'),
 			name: 'Deals: dealStructure.update',
-			node: 'loanCrmDeals',
-			parameters: {
-				resource: 'dealStructure',
-				operation: 'update',
-				dealStructureId: ids.dealStructure,
-				updateFields: { interestRate: 0.0549, rateTermYears: 3, loanStructureType: 'InterestOnly', fixedRateExpiryDate: '2029-06-30T00:00:00' },
-			},
 			requests: [
 				{
 					method: 'PATCH',
@@ -148,7 +142,14 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 						data: {
 							type: 'deal-structures',
 							id: ids.dealStructure,
-							attributes: { interestRate: 0.0549, rateTermYears: 3, loanStructureType: 'InterestOnly', fixedRateExpiryDate: '2029-06-30' },
+							attributes: {
+								interestRate: 0.0549,
+								rateTermYears: 3,
+								loanStructureType: 'InterestOnly',
+								capitaliseLmi: true,
+								fixedRateExpiryDate: '2029-06-30',
+								repaymentFrequency: 'Fortnightly',
+							},
 						},
 					}),
 				},
@@ -159,10 +160,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			],
 		},
 		{
-			key: 'loanCrmDeals/dealSecurity.getMany',
+			...example('loanCrmDeals/dealSecurity.getMany'),
 			name: 'Deals: dealSecurity.getMany',
-			node: 'loanCrmDeals',
-			parameters: { resource: 'dealSecurity', operation: 'getMany', returnAll: false, limit: 4 },
 			requests: [{ method: 'GET', path: '/jsonapi/deal-securities', check: queryIs({ 'page[size]': '4' }) }],
 			check: (items) => [...count(items, 4), ...every('type deal-securities with id', items, (item) => item.type === 'deal-securities' && typeof item.id === 'string')],
 		},
@@ -175,23 +174,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			check: (items) => [...count(items, 1), ...fields('security', items[0], { id: ids.dealSecurity, type: 'deal-securities' })],
 		},
 		{
-			key: 'loanCrmDeals/dealExternalReference.getMany',
+			...example('loanCrmDeals/dealExternalReference.getMany'),
 			name: 'Deals: dealExternalReference.getMany',
-			node: 'loanCrmDeals',
-			parameters: {
-				resource: 'dealExternalReference',
-				operation: 'getMany',
-				returnAll: true,
-				options: {
-					conditions: {
-						condition: [
-							{ field: 'integration.name', operator: 'equals', value: 'MyIntegrationSource' },
-							{ field: 'externalReference', operator: 'equals', value: 'ABC1234' },
-						],
-					},
-					include: 'deal',
-				},
-			},
 			requests: [
 				{
 					method: 'GET',
@@ -224,16 +208,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			],
 		},
 		{
-			key: 'loanCrmDeals/dealExternalReference.create',
+			...example('loanCrmDeals/dealExternalReference.create'),
 			name: 'Deals: dealExternalReference.create',
-			node: 'loanCrmDeals',
-			parameters: {
-				resource: 'dealExternalReference',
-				operation: 'create',
-				externalReference: 'HUB-778',
-				integrationId: ids.otherIntegration,
-				dealId: ids.dealWithNotes,
-			},
 			requests: [
 				{
 					method: 'POST',
@@ -258,10 +234,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			],
 		},
 		{
-			key: 'loanCrmDeals/dealNote.getMany',
+			...example('loanCrmDeals/dealNote.getMany'),
 			name: 'Deals: dealNote.getMany',
-			node: 'loanCrmDeals',
-			parameters: { resource: 'dealNote', operation: 'getMany', dealId: ids.dealWithNotes },
 			requests: [{ method: 'GET', path: `/jsonapi/deals/${ids.dealWithNotes}/dealNotes` }],
 			check: (items) => [...count(items, 3), ...every('deal-notes with a title', items, (item) => item.type === 'deal-notes' && typeof item.title === 'string')],
 		},
@@ -274,15 +248,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			check: (items) => [...count(items, 3), ...every('deal-notes', items, (item) => item.type === 'deal-notes')],
 		},
 		{
-			key: 'loanCrmDeals/dealNote.update',
+			...example('loanCrmDeals/dealNote.update'),
 			name: 'Deals: dealNote.update',
-			node: 'loanCrmDeals',
-			parameters: {
-				resource: 'dealNote',
-				operation: 'update',
-				dealNoteId: ids.dealNote,
-				updateFields: { title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' },
-			},
 			requests: [
 				{
 					method: 'PATCH',
@@ -293,26 +260,20 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			check: (items) => [...count(items, 1), ...fields('note', items[0], { id: ids.dealNote, title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' })],
 		},
 		{
-			key: 'loanCrmDeals/dealNote.delete',
+			...example('loanCrmDeals/dealNote.delete'),
 			name: 'Deals: dealNote.delete',
-			node: 'loanCrmDeals',
-			parameters: { resource: 'dealNote', operation: 'delete', dealNoteId: ids.dealNote },
 			requests: [{ method: 'DELETE', path: `/jsonapi/deal-notes/${ids.dealNote}`, status: 204 }],
 			check: (items) => equal('items', items, [{ id: ids.dealNote, deleted: true }]),
 		},
 		{
-			key: 'loanCrmDeals/customStatus.get',
+			...example('loanCrmDeals/customStatus.get'),
 			name: 'Deals: customStatus.get',
-			node: 'loanCrmDeals',
-			parameters: { resource: 'customStatus', operation: 'get', dealId: ids.dealWithCustomStatus },
 			requests: [{ method: 'GET', path: `/jsonapi/deals/${ids.dealWithCustomStatus}/customStatus` }],
 			check: (items) => [...count(items, 1), ...fields('custom status', items[0], { id: customStatusOfDeal, type: 'custom-statuses' })],
 		},
 		{
-			key: 'loanCrmDeals/income.getMany',
+			...example('loanCrmDeals/income.getMany'),
 			name: 'Deals: income.getMany',
-			node: 'loanCrmDeals',
-			parameters: { resource: 'income', operation: 'getMany', returnAll: false, limit: 5, options: { sort: '-value' } },
 			requests: [{ method: 'GET', path: '/jsonapi/incomes', check: queryIs({ sort: '-value', 'page[size]': '5' }) }],
 			check: (items) => {
 				const values = items.map((item) => item.value as number);
@@ -331,15 +292,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 
 	const contacts: OperationCase[] = [
 		{
-			key: 'loanCrmContacts/contact.getMany',
+			...example('loanCrmContacts/contact.getMany'),
 			name: 'Contacts: contact.getMany',
-			node: 'loanCrmContacts',
-			parameters: {
-				resource: 'contact',
-				operation: 'getMany',
-				returnAll: true,
-				options: { conditions: { condition: [{ field: 'lastName', operator: 'equals', value: "O'Brien" }] } },
-			},
 			requests: [{ method: 'GET', path: '/jsonapi/contacts', check: queryIs({ filter: "equals(lastName,'O''Brien')" }) }],
 			check: (items) => [
 				...(items.some((item) => item.id === ids.contactWithApostrophe) ? [] : [`contact ${ids.contactWithApostrophe} (O'Brien) not in the output`]),
@@ -361,22 +315,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			],
 		},
 		{
-			key: 'loanCrmContacts/contact.create',
+			...example('loanCrmContacts/contact.create'),
 			name: 'Contacts: contact.create',
-			node: 'loanCrmContacts',
-			parameters: {
-				resource: 'contact',
-				operation: 'create',
-				additionalFields: {
-					firstName: 'Aroha',
-					lastName: 'Ngata',
-					email: 'aroha@example.com',
-					mobile: '+61412345678',
-					hasMarketingConsent: false,
-					dateOfBirth: '1990-04-05T00:00:00',
-					contactGroupId: ids.contactGroup,
-				},
-			},
 			requests: [
 				{
 					method: 'POST',
@@ -392,6 +332,7 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 								mobile: '+61412345678',
 								hasMarketingConsent: false,
 								dateOfBirth: '1990-04-05',
+								maritalStatus: 'DeFacto',
 							},
 							relationships: { contactGroup: { data: { type: 'contact-groups', id: ids.contactGroup } } },
 						},
@@ -401,17 +342,11 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			check: (items) => [...count(items, 1), ...fields('contact', items[0], { type: 'contacts', firstName: 'Aroha', lastName: 'Ngata', dateOfBirth: '1990-04-05' })],
 		},
 		{
-			// Chained after contact.create: the reference is built from the created contact's id.
-			key: 'loanCrmContacts/contactExternalReference.update',
+			// Chained after contact.create, a variant of the table's entry: the reference is built from
+			// the created contact's id through an expression.
+			...example('loanCrmContacts/contactExternalReference.update', { externalReference: "={{ 'WEB-' + $json.id + '-' + $json.lastName }}" }),
 			name: 'Contacts: contactExternalReference.update',
-			node: 'loanCrmContacts',
 			after: 'Contacts: contact.create',
-			parameters: {
-				resource: 'contactExternalReference',
-				operation: 'update',
-				contactExternalReferenceId: ids.contactExternalReference,
-				externalReference: "={{ 'WEB-' + $json.id + '-' + $json.lastName }}",
-			},
 			requests: [
 				{
 					method: 'PATCH',
@@ -433,18 +368,14 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			],
 		},
 		{
-			key: 'loanCrmContacts/contactExternalReference.getContact',
+			...example('loanCrmContacts/contactExternalReference.getContact'),
 			name: 'Contacts: contactExternalReference.getContact',
-			node: 'loanCrmContacts',
-			parameters: { resource: 'contactExternalReference', operation: 'getContact', contactExternalReferenceId: ids.contactExternalReference },
 			requests: [{ method: 'GET', path: `/jsonapi/contact-external-references/${ids.contactExternalReference}/contact` }],
 			check: (items) => [...count(items, 1), ...fields('contact', items[0], { id: ids.contact, type: 'contacts' })],
 		},
 		{
-			key: 'loanCrmContacts/contactCategory.update',
+			...example('loanCrmContacts/contactCategory.update'),
 			name: 'Contacts: contactCategory.update',
-			node: 'loanCrmContacts',
-			parameters: { resource: 'contactCategory', operation: 'update', contactCategoryId: ids.contactCategory, name: 'Refinance prospects' },
 			requests: [
 				{
 					method: 'PATCH',
@@ -458,10 +389,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 
 	const leadsAndTasks: OperationCase[] = [
 		{
-			key: 'loanCrmLeadsAndTasks/lead.get',
+			...example('loanCrmLeadsAndTasks/lead.get'),
 			name: 'Leads & Tasks: lead.get',
-			node: 'loanCrmLeadsAndTasks',
-			parameters: { resource: 'lead', operation: 'get', leadId: ids.lead },
 			requests: [{ method: 'GET', path: `/jsonapi/leads/${ids.lead}` }],
 			check: (items) => [
 				...count(items, 1),
@@ -478,15 +407,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			check: (items) => [...count(items, 1), ...fields('lead', items[0], { id: ids.lead, type: 'leads' })],
 		},
 		{
-			key: 'loanCrmLeadsAndTasks/task.update',
+			...example('loanCrmLeadsAndTasks/task.update'),
 			name: 'Leads & Tasks: task.update',
-			node: 'loanCrmLeadsAndTasks',
-			parameters: {
-				resource: 'task',
-				operation: 'update',
-				taskId: ids.task,
-				updateFields: { progress: 'Completed', priority: 'High', dueDate: '2026-12-01T09:30:00Z', assigneeId: ids.adviser },
-			},
 			requests: [
 				{
 					method: 'PATCH',
@@ -521,10 +443,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 
 	const organisationsAndAssets: OperationCase[] = [
 		{
-			key: 'loanCrmOrganisationsAndAssets/organisation.getAddresses',
+			...example('loanCrmOrganisationsAndAssets/organisation.getAddresses'),
 			name: 'Organisations & Assets: organisation.getAddresses',
-			node: 'loanCrmOrganisationsAndAssets',
-			parameters: { resource: 'organisation', operation: 'getAddresses', organisationId: ids.organisation },
 			requests: [{ method: 'GET', path: `/jsonapi/organisations/${ids.organisation}/addresses` }],
 			check: (items) => [
 				...count(items, 2),
@@ -532,10 +452,8 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			],
 		},
 		{
-			key: 'loanCrmOrganisationsAndAssets/asset.getAddresses',
+			...example('loanCrmOrganisationsAndAssets/asset.getAddresses'),
 			name: 'Organisations & Assets: asset.getAddresses',
-			node: 'loanCrmOrganisationsAndAssets',
-			parameters: { resource: 'asset', operation: 'getAddresses', assetId: ids.asset },
 			requests: [{ method: 'GET', path: `/jsonapi/assets/${ids.asset}/addresses` }],
 			check: (items) => [
 				...count(items, 1),

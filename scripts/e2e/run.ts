@@ -30,6 +30,8 @@ import { validateExamples } from './examples';
 import { N8N_VERSION, ensureN8n } from './install';
 import { knownIssue } from './known-issues';
 import { MCP_WORKFLOW_ID, checkMcp, mcpWorkflow } from './mcp';
+import { checkOfflineInstall } from './offline-install';
+import { checkErrorWorkflow, prepareErrorWorkflows } from './error-workflow';
 import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './n8n';
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
 import type { CredentialRef } from './workflows';
@@ -332,11 +334,17 @@ async function main(): Promise<number> {
 			tail(failureOutput, 30),
 		);
 
+		// --- installing without the registry (scripts/e2e/offline-install.ts) ------------------
+		console.log('\nOffline install from the packed tarball');
+		const offline = await timings.step('README offline install into a fresh ~/.n8n/nodes, n8n execute', () => checkOfflineInstall(install, pack.tarball, sandbox));
+		record("the README's offline install (npm pack, then npm install <tarball> in ~/.n8n/nodes) gives working nodes", offline.problems, offline.context);
+
 		// --- the trigger ----------------------------------------------------------------------
 		if (!process.env.LOAN_CRM_E2E_SKIP_TRIGGER) {
 			console.log('\nTrigger (n8n start, published workflow)');
 			await timings.step('n8n publish:workflow', () => n8n.publish(WORKFLOW_IDS.trigger));
 			await timings.step('n8n publish:workflow (MCP Server Trigger)', () => n8n.publish(MCP_WORKFLOW_ID));
+			const errorScenario = await timings.step('error workflow: import, publish its failing webhook workflow', () => prepareErrorWorkflows(n8n, credential));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start(port));
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
@@ -345,6 +353,9 @@ async function main(): Promise<number> {
 			await timings.step('credential dialog: Test, run, wrong secret, Test, run', () => checkCredentialEdit(port, sandbox, credential, { id: WORKFLOW_IDS.token, trigger: MANUAL }, record));
 			console.log('\nAI agents (MCP Server Trigger, MCP client)');
 			await timings.step('mcp: tools/list and tools/call', () => checkMcp(port, sandbox, record));
+			const errorProblems = await timings.step('Error Trigger: a 404, a 403 and a bad parameter', () => checkErrorWorkflow(port, sandbox, errorScenario));
+			errorScenario.sink.close();
+			record("an Error Workflow receives the node's message unchanged and context.itemIndex (404, 403, bad parameter)", errorProblems);
 			await timings.step('n8n stop', () => n8n.stop());
 		}
 	} catch (error) {

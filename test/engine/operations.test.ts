@@ -2,11 +2,19 @@
  * Every operation of the four action nodes, run in n8n-core's engine against the sandbox: the request
  * the service received (method, path, query, headers, exact body) and the items n8n produced.
  */
+import type { OperationKey } from '../fixtures/operation-examples';
+import { operationExamples } from '../fixtures/operation-examples';
 import type { LoggedRequest } from '../sandbox';
 import { jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();
 const ids = () => env.sandbox.data.ids;
+
+/** Runs an operation with its parameter set from the shared table (test/fixtures/operation-examples.ts). */
+async function runExample(key: OperationKey) {
+	const example = operationExamples(ids())[key];
+	return await env.run(example.node, example.parameters);
+}
 
 function onlyRequest(): LoggedRequest {
 	const requests = env.sandbox.apiRequests();
@@ -26,7 +34,7 @@ afterEach(() => env.sandbox.data.reset());
 
 describe('Loan CRM Deals', () => {
 	it('dealStructure.getDeal: GET /deal-structures/{id}/deal', async () => {
-		const result = await env.run('loanCrmDeals', { resource: 'dealStructure', operation: 'getDeal', dealStructureId: ` ${ids().dealStructure} ` });
+		const result = await runExample('loanCrmDeals/dealStructure.getDeal');
 		const request = onlyRequest();
 		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', `/jsonapi/deal-structures/${ids().dealStructure}/deal`, '']);
 		expectJsonApiHeaders(request, false);
@@ -35,19 +43,7 @@ describe('Loan CRM Deals', () => {
 	});
 
 	it('dealStructure.update: PATCH with only the fields set, typed as the service expects', async () => {
-		const result = await env.run('loanCrmDeals', {
-			resource: 'dealStructure',
-			operation: 'update',
-			dealStructureId: ids().dealStructure,
-			updateFields: {
-				interestRate: 0.0549,
-				rateTermYears: 3,
-				loanStructureType: 'InterestOnly',
-				capitaliseLmi: true,
-				fixedRateExpiryDate: '2029-06-30T00:00:00',
-				repaymentFrequency: 'Fortnightly',
-			},
-		});
+		const result = await runExample('loanCrmDeals/dealStructure.update');
 		expect(result.error).toBeUndefined();
 		const request = onlyRequest();
 		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/deal-structures/${ids().dealStructure}`]);
@@ -84,7 +80,7 @@ describe('Loan CRM Deals', () => {
 	});
 
 	it('dealSecurity.getMany: GET /deal-securities with paging', async () => {
-		const result = await env.run('loanCrmDeals', { resource: 'dealSecurity', operation: 'getMany', limit: 4 });
+		const result = await runExample('loanCrmDeals/dealSecurity.getMany');
 		const request = onlyRequest();
 		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', '/jsonapi/deal-securities', 'page%5Bsize%5D=4']);
 		const items = jsonOf(result);
@@ -93,20 +89,7 @@ describe('Loan CRM Deals', () => {
 	});
 
 	it('dealExternalReference.getMany: find a deal by integration name and reference', async () => {
-		const result = await env.run('loanCrmDeals', {
-			resource: 'dealExternalReference',
-			operation: 'getMany',
-			returnAll: true,
-			options: {
-				conditions: {
-					condition: [
-						{ field: 'integration.name', operator: 'equals', value: 'MyIntegrationSource' },
-						{ field: 'externalReference', operator: 'equals', value: 'ABC1234' },
-					],
-				},
-				include: 'deal',
-			},
-		});
+		const result = await runExample('loanCrmDeals/dealExternalReference.getMany');
 		const request = onlyRequest();
 		expect(request.query.filter).toBe("and(equals(integration.name,'MyIntegrationSource'),equals(externalReference,'ABC1234'))");
 		expect(request.query.include).toBe('deal');
@@ -120,13 +103,7 @@ describe('Loan CRM Deals', () => {
 	});
 
 	it('dealExternalReference.create: POST with both relationships, 201 read from the body', async () => {
-		const result = await env.run('loanCrmDeals', {
-			resource: 'dealExternalReference',
-			operation: 'create',
-			externalReference: 'HUB-778',
-			integrationId: ids().otherIntegration,
-			dealId: ids().dealWithNotes,
-		});
+		const result = await runExample('loanCrmDeals/dealExternalReference.create');
 		expect(result.error).toBeUndefined();
 		const request = onlyRequest();
 		expect([request.method, request.path, request.rawQuery, request.status]).toEqual(['POST', '/jsonapi/deal-external-references', '', 201]);
@@ -159,7 +136,7 @@ describe('Loan CRM Deals', () => {
 	});
 
 	it('dealNote.getMany: every note of a deal as separate items', async () => {
-		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes });
+		const result = await runExample('loanCrmDeals/dealNote.getMany');
 		const request = onlyRequest();
 		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', `/jsonapi/deals/${ids().dealWithNotes}/dealNotes`, 'page%5Bsize%5D=100']);
 		const items = jsonOf(result);
@@ -168,12 +145,7 @@ describe('Loan CRM Deals', () => {
 	});
 
 	it('dealNote.update: PATCH title and detail only', async () => {
-		const result = await env.run('loanCrmDeals', {
-			resource: 'dealNote',
-			operation: 'update',
-			dealNoteId: ids().dealNote,
-			updateFields: { title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' },
-		});
+		const result = await runExample('loanCrmDeals/dealNote.update');
 		const request = onlyRequest();
 		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/deal-notes/${ids().dealNote}`]);
 		expect(request.json).toEqual({
@@ -195,7 +167,7 @@ describe('Loan CRM Deals', () => {
 	});
 
 	it('dealNote.delete: DELETE, 204 gives {id, deleted: true}', async () => {
-		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'delete', dealNoteId: ids().dealNote });
+		const result = await runExample('loanCrmDeals/dealNote.delete');
 		const request = onlyRequest();
 		expect([request.method, request.path, request.status, request.body]).toEqual(['DELETE', `/jsonapi/deal-notes/${ids().dealNote}`, 204, '']);
 		expectJsonApiHeaders(request, false);
@@ -204,7 +176,7 @@ describe('Loan CRM Deals', () => {
 	});
 
 	it('customStatus.get: the single custom status of a deal, no item when there is none', async () => {
-		const withStatus = await env.run('loanCrmDeals', { resource: 'customStatus', operation: 'get', dealId: ids().dealWithCustomStatus });
+		const withStatus = await runExample('loanCrmDeals/customStatus.get');
 		expect(onlyRequest().path).toBe(`/jsonapi/deals/${ids().dealWithCustomStatus}/customStatus`);
 		const statusOfDeal = env.sandbox.data.get('deals', ids().dealWithCustomStatus)?.relationships.customStatus as { id: string };
 		const stored = env.sandbox.data.get('custom-statuses', statusOfDeal.id);
@@ -216,7 +188,7 @@ describe('Loan CRM Deals', () => {
 	});
 
 	it('income.getMany: GET /incomes with sort', async () => {
-		const result = await env.run('loanCrmDeals', { resource: 'income', operation: 'getMany', limit: 5, options: { sort: '-value' } });
+		const result = await runExample('loanCrmDeals/income.getMany');
 		const request = onlyRequest();
 		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', '/jsonapi/incomes', 'sort=-value&page%5Bsize%5D=5']);
 		const values = jsonOf(result).map((item) => item.value as number);
@@ -227,12 +199,7 @@ describe('Loan CRM Deals', () => {
 
 describe('Loan CRM Contacts', () => {
 	it('contact.getMany: filter with an apostrophe finds the contact', async () => {
-		const result = await env.run('loanCrmContacts', {
-			resource: 'contact',
-			operation: 'getMany',
-			returnAll: true,
-			options: { conditions: { condition: [{ field: 'lastName', operator: 'equals', value: "O'Brien" }] } },
-		});
+		const result = await runExample('loanCrmContacts/contact.getMany');
 		const request = onlyRequest();
 		expect(request.path).toBe('/jsonapi/contacts');
 		expect(request.query.filter).toBe("equals(lastName,'O''Brien')");
@@ -242,20 +209,7 @@ describe('Loan CRM Contacts', () => {
 	});
 
 	it('contact.create: attributes and the contactGroup relationship', async () => {
-		const result = await env.run('loanCrmContacts', {
-			resource: 'contact',
-			operation: 'create',
-			additionalFields: {
-				firstName: 'Aroha',
-				lastName: 'Ngata',
-				email: 'aroha@example.com',
-				mobile: '+61412345678',
-				hasMarketingConsent: false,
-				dateOfBirth: '1990-04-05T00:00:00',
-				maritalStatus: 'DeFacto',
-				contactGroupId: ids().contactGroup,
-			},
-		});
+		const result = await runExample('loanCrmContacts/contact.create');
 		expect(result.error).toBeUndefined();
 		const request = onlyRequest();
 		expect([request.method, request.path, request.status]).toEqual(['POST', '/jsonapi/contacts', 201]);
@@ -290,22 +244,13 @@ describe('Loan CRM Contacts', () => {
 	});
 
 	it('contactExternalReference.getContact: the single contact', async () => {
-		const result = await env.run('loanCrmContacts', {
-			resource: 'contactExternalReference',
-			operation: 'getContact',
-			contactExternalReferenceId: ids().contactExternalReference,
-		});
+		const result = await runExample('loanCrmContacts/contactExternalReference.getContact');
 		expect(onlyRequest().path).toBe(`/jsonapi/contact-external-references/${ids().contactExternalReference}/contact`);
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().contact, type: 'contacts' })]);
 	});
 
 	it('contactExternalReference.update: externalReference only, never relationships', async () => {
-		const result = await env.run('loanCrmContacts', {
-			resource: 'contactExternalReference',
-			operation: 'update',
-			contactExternalReferenceId: ids().contactExternalReference,
-			externalReference: 'CRM-0042',
-		});
+		const result = await runExample('loanCrmContacts/contactExternalReference.update');
 		const request = onlyRequest();
 		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/contact-external-references/${ids().contactExternalReference}`]);
 		expect(request.json).toEqual({
@@ -315,7 +260,7 @@ describe('Loan CRM Contacts', () => {
 	});
 
 	it('contactCategory.update: the required name', async () => {
-		const result = await env.run('loanCrmContacts', { resource: 'contactCategory', operation: 'update', contactCategoryId: ids().contactCategory, name: 'Refinance prospects' });
+		const result = await runExample('loanCrmContacts/contactCategory.update');
 		const request = onlyRequest();
 		expect(request.json).toEqual({ data: { type: 'contact-categories', id: ids().contactCategory, attributes: { name: 'Refinance prospects' } } });
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().contactCategory, type: 'contact-categories', name: 'Refinance prospects' })]);
@@ -324,24 +269,14 @@ describe('Loan CRM Contacts', () => {
 
 describe('Loan CRM Leads & Tasks', () => {
 	it('lead.get: GET /leads/{id}', async () => {
-		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead });
+		const result = await runExample('loanCrmLeadsAndTasks/lead.get');
 		const request = onlyRequest();
 		expect([request.method, request.path]).toEqual(['GET', `/jsonapi/leads/${ids().lead}`]);
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().lead, type: 'leads', dealStatus: expect.any(String) })]);
 	});
 
 	it('task.update: progress, due date as UTC and relationships as ids', async () => {
-		const result = await env.run('loanCrmLeadsAndTasks', {
-			resource: 'task',
-			operation: 'update',
-			taskId: ids().task,
-			updateFields: {
-				progress: 'Completed',
-				priority: 'High',
-				dueDate: '2026-12-01T09:30:00Z',
-				assigneeId: ids().adviser,
-			},
-		});
+		const result = await runExample('loanCrmLeadsAndTasks/task.update');
 		expect(result.error).toBeUndefined();
 		const request = onlyRequest();
 		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/tasks/${ids().task}`]);
@@ -372,7 +307,7 @@ describe('Loan CRM Leads & Tasks', () => {
 
 describe('Loan CRM Organisations & Assets', () => {
 	it('organisation.getAddresses: each address an item', async () => {
-		const result = await env.run('loanCrmOrganisationsAndAssets', { resource: 'organisation', operation: 'getAddresses', organisationId: ids().organisation });
+		const result = await runExample('loanCrmOrganisationsAndAssets/organisation.getAddresses');
 		expect(onlyRequest().path).toBe(`/jsonapi/organisations/${ids().organisation}/addresses`);
 		const items = jsonOf(result);
 		expect(items).toHaveLength(2);
@@ -380,7 +315,7 @@ describe('Loan CRM Organisations & Assets', () => {
 	});
 
 	it('asset.getAddresses: each address an item', async () => {
-		const result = await env.run('loanCrmOrganisationsAndAssets', { resource: 'asset', operation: 'getAddresses', assetId: ids().asset });
+		const result = await runExample('loanCrmOrganisationsAndAssets/asset.getAddresses');
 		expect(onlyRequest().path).toBe(`/jsonapi/assets/${ids().asset}/addresses`);
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ type: 'financial-address', formattedAddress: expect.any(String) })]);
 	});
@@ -405,10 +340,11 @@ describe('ids and items', () => {
 		expect(items[3].json.id).toBe(ids().lead);
 	});
 
-	it('without Continue On Fail the run stops at the first failure, naming the item', async () => {
+	it('without Continue On Fail the run stops at the first failure; the item travels as itemIndex, not in the message', async () => {
 		const input = [{ id: ids().lead }, { id: '999999' }, { id: ids().lead }];
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, { input });
-		expect(result.error?.message).toMatch(/\(404\).*\[item 1\]$/);
+		expect(result.error?.message).toBe("Loan CRM has no leads 999999 (404): The requested resource does not exist. Resource of type 'leads' with ID '999999' does not exist.");
+		expect(result.error?.context.itemIndex).toBe(1);
 		expect(env.sandbox.apiRequests()).toHaveLength(2);
 	});
 });

@@ -1,11 +1,10 @@
-import type { Shape } from '../catalogue';
+import type { OperationSpec, Shape } from '../catalogue';
 import type { ActionContext, ActionResult } from './common';
 import { execute as remove } from './delete';
 import { execute as get } from './get';
 import { execute as getById } from './getById';
 import { execute as getMany } from './getMany';
 import { execute as write } from './write';
-import type { OperationSpec } from '../catalogue';
 
 export type Action = (this: ActionContext, spec: OperationSpec, itemIndex: number) => Promise<ActionResult>;
 
