@@ -35,7 +35,8 @@ export interface ResourceTypeSpec {
 	filterPaths?: Record<string, string>;
 }
 
-const DEAL_STATUSES = [
+/** The service's `SystemStatus` values (api-facts.md §4, deals), in pipeline order. */
+export const DEAL_STATUSES = [
 	'NewLeads',
 	'Researching',
 	'PreApproved',
