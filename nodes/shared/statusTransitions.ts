@@ -12,6 +12,10 @@
  *   harmless: an unchanged status emits nothing.
  * - Deals outside the watched statuses are remembered too once seen changing (so `previousStatus`
  *   is known), but they are the first to be forgotten when the memory is full.
+ * - The user's Filter narrows what is emitted, not what is remembered: statuses are followed for
+ *   every deal, and the deals about to be emitted are checked against the filter with one more
+ *   request (`and(any(id,…),<filter>)`, 100 ids a request). So a deal that starts matching the
+ *   filter while already in a To status is not mistaken for one that just moved there.
  *
  * Memory: deal ids in observation order (oldest first) plus one character per deal for its status,
  * about 7–12 bytes of static data per remembered deal. Above `MAX_REMEMBERED_DEALS` the
@@ -27,7 +31,7 @@ import type { ChangeRead, FeedCursor, FeedQuery } from './changeFeed';
 import { nextSince, readChanges, serviceClockOf, timestampOf, windowStart } from './changeFeed';
 import type { Document } from './jsonapi';
 import { flatten } from './jsonapi';
-import { paginate } from './pagination';
+import { MAX_PAGE_SIZE, paginate } from './pagination';
 import { combineFilters, quoteLiteral } from './query';
 import type { RequestContext } from './transport';
 
@@ -138,7 +142,7 @@ async function baseline(
 	await paginate.call(context, {
 		path: query.path,
 		query: {
-			filter: combineFilters([statusFilter(query.statusField, watched), query.filter]),
+			filter: statusFilter(query.statusField, watched),
 			fields: { [query.type]: `${query.statusField},${query.field}` },
 		},
 		supportsFilter: true,
@@ -166,6 +170,23 @@ async function baseline(
 	const forgotten = forgetAboveCap(known, watched, cap);
 	const since = new Date(startMs).toISOString();
 	return { state: { settings, since, horizon: since, known: encode(known) }, forgotten };
+}
+
+/** Which of `ids` match the user's filter now (one request per 100 ids, one field each). */
+async function matchingFilter(context: RequestContext, query: TransitionQuery, ids: string[]): Promise<Set<string>> {
+	const matching = new Set<string>();
+	for (let start = 0; start < ids.length; start += MAX_PAGE_SIZE) {
+		const chunk = ids.slice(start, start + MAX_PAGE_SIZE);
+		await paginate.call(context, {
+			path: query.path,
+			query: { filter: combineFilters([`any(id,${chunk.map(quoteLiteral).join(',')})`, query.filter]), fields: { [query.type]: query.field } },
+			supportsFilter: true,
+			onPage: (document: Document) => {
+				for (const item of flatten(document)) matching.add(String(item.id));
+			},
+		});
+	}
+	return matching;
 }
 
 function moves(selection: TransitionSelection, previous: string | undefined, current: string): boolean {
@@ -202,12 +223,13 @@ export async function pollStatusTransitions(
 		const { state: fresh, forgotten } = await baseline(context, query, selection, settings, nowMs, cap);
 		return { emit: [], state: fresh, forgotten, remembered: fresh.known?.ids.length ?? 0 };
 	}
-	const read: ChangeRead = await readChanges(context, query, windowStart(state, query.windowMs));
+	// Every changed deal, whatever the user's filter: the filter only narrows what is emitted.
+	const read: ChangeRead = await readChanges(context, { ...query, filter: undefined }, windowStart(state, query.windowMs));
 	const rememberedBefore = state.known?.ids.length ?? 0;
 	if (read.records.length === 0) return { emit: [], state: undefined, forgotten: 0, remembered: rememberedBefore };
 
 	const known = decode(state.known);
-	const emit: IDataObject[] = [];
+	let emit: IDataObject[] = [];
 	for (const { item } of read.records) {
 		const current = item[query.statusField];
 		if (typeof current !== 'string') continue;
@@ -217,6 +239,10 @@ export async function pollStatusTransitions(
 			emit.push({ ...item, previousStatus: previous ?? null, statusChangedAt: item[query.field] ?? null });
 		}
 		remember(known, id, current);
+	}
+	if (query.filter !== undefined && emit.length > 0) {
+		const matching = await matchingFilter(context, query, [...new Set(emit.map((item) => String(item.id)))]);
+		emit = emit.filter((item) => matching.has(String(item.id)));
 	}
 	const forgotten = forgetAboveCap(known, watchedStatuses(selection), cap);
 	const next: TransitionState = { settings, since: nextSince(state, read), horizon: state.horizon, known: encode(known) };
