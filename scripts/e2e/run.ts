@@ -474,6 +474,10 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	if (polls().length < afterEmit + 2) problems.push(`only ${polls().length - afterEmit} poll(s) after the emission within 20 s (poll times every 5 s)`);
 	if (received.length !== 2) problems.push(`after ${polls().length - afterEmit} more poll(s) the sink holds ${received.length} items (repeats?)`);
 	for (const request of polls().slice(pollsBefore)) problems.push(...headerProblems(sandbox, request));
+	// Evidence of durable poll cursors: n8n then discards the activation poll's state, so the first
+	// scheduled poll takes the baseline again (two activation requests instead of one).
+	const activations = polls().filter((request) => request.query.sort === '-updated').length;
+	log(`Deal Updated trigger: ${activations} baseline request(s) (1 = state kept from the activation poll, 2 = durable poll cursors re-baselined at the first scheduled poll)`);
 	const errorLines = n8n.serverOutput.split('\n').filter((line) => /error/i.test(line) && /loan|crm|trigger|poll/i.test(line));
 	record('trigger: activation poll emits nothing; each Settled change once; others never', problems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}${errorLines.length ? `\nerror lines:\n${errorLines.join('\n')}` : ''}`);
 }
