@@ -178,6 +178,18 @@ export function trimSeen(
 }
 
 /**
+ * State kept by version 0.1.0 (no settings fingerprint): `since` was the newest stamp it had seen,
+ * on the service's clock, and everything up to it was emitted. Carrying on from just after it
+ * keeps an active trigger from losing the changes of the upgrade's poll interval.
+ */
+function adoptLegacyState(state: FeedState, settings: string): FeedCursor | undefined {
+	if (state.settings !== undefined || state.horizon !== undefined || typeof state.since !== 'string') return undefined;
+	const since = Date.parse(state.since);
+	if (Number.isNaN(since)) return undefined;
+	return { settings, since: state.since, horizon: iso(since + 1) };
+}
+
+/**
  * Created / Updated events: each new record version once, oldest change first. A fresh baseline
  * (first poll, or settings changed) emits nothing.
  */
@@ -189,10 +201,13 @@ export async function pollRecordChanges(
 	nowMs: number,
 	maxSeen = MAX_SEEN,
 ): Promise<{ emit: IDataObject[]; state: FeedState | undefined }> {
+	const legacy = adoptLegacyState(state, settings);
+	if (legacy !== undefined) state = { ...legacy, seen: {} };
 	if (state.settings !== settings || state.since === undefined) {
 		return { emit: [], state: { ...(await baselineCursor(context, query, settings, nowMs)), seen: {} } };
 	}
 	const read = await readChanges(context, query, windowStart(state, query.windowMs));
+	if (read.records.length === 0) return { emit: [], state: legacy === undefined ? undefined : state };
 	if (read.records.length === 0) return { emit: [], state: undefined };
 
 	const seen: Record<string, number> = { ...(state.seen ?? {}) };

@@ -411,3 +411,20 @@ describe('editing an active trigger', () => {
 		expect((await poll({ event: 'dealUpdated' }, state)).map((item) => item.id)).toEqual([second.id]);
 	});
 });
+
+describe('upgrading', () => {
+	it('an active Deal Updated trigger with state from version 0.1.0 carries on after its stored position', async () => {
+		at(5);
+		const [emittedBefore, changedAfter] = env.sandbox.data.list('deals');
+		env.sandbox.data.updateDeal(emittedBefore.id, { name: 'Emitted by 0.1.0' });
+		// What 0.1.0 stored: the newest stamp it had seen and `id@ms` keys.
+		const state: IDataObject = { since: isoAt(5), seen: { [`${emittedBefore.id}@${clock + 5000}`]: clock + 5000 } };
+		at(8);
+		env.sandbox.data.updateDeal(changedAfter.id, { name: 'Changed during the upgrade' });
+		at(9);
+		expect((await poll({ event: 'dealUpdated' }, state)).map((item) => item.id)).toEqual([changedAfter.id]);
+		expect(env.sandbox.apiRequests()[0].query.filter).toBe(`greaterOrEqual(updated,'${new Date(clock + 5001).toISOString()}')`);
+		expect(typeof state.settings).toBe('string');
+		expect(await poll({ event: 'dealUpdated' }, state)).toEqual([]);
+	});
+});
