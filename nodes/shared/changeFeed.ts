@@ -207,8 +207,8 @@ export async function pollRecordChanges(
 		return { emit: [], state: { ...(await baselineCursor(context, query, settings, nowMs)), seen: {} } };
 	}
 	const read = await readChanges(context, query, windowStart(state, query.windowMs));
+	// Nothing read: nothing to remember, so nothing is written (an adopted 0.1.0 state is, once).
 	if (read.records.length === 0) return { emit: [], state: legacy === undefined ? undefined : state };
-	if (read.records.length === 0) return { emit: [], state: undefined };
 
 	const seen: Record<string, number> = { ...(state.seen ?? {}) };
 	const emit: IDataObject[] = [];
