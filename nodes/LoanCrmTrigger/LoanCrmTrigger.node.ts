@@ -7,11 +7,42 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { FeedState } from '../shared/changeFeed';
-import { latestRecord, pollChanges } from '../shared/changeFeed';
-import { queryFromOptions } from '../shared/query';
-import { RESOURCE_TYPES } from '../shared/schema';
+import type { FeedQuery, FeedState } from '../shared/changeFeed';
+import { fingerprint, latestRecord, pollRecordChanges } from '../shared/changeFeed';
+import { queryFromOptions, quoteLiteral } from '../shared/query';
+import { DEAL_STATUSES, RESOURCE_TYPES } from '../shared/schema';
+import type { TransitionSelection, TransitionState } from '../shared/statusTransitions';
+import { MAX_REMEMBERED_DEALS, pollStatusTransitions } from '../shared/statusTransitions';
+import { invalidParameter } from '../shared/values';
 import { TRIGGER_EVENTS, triggerProperties } from './events';
+
+const DEFAULT_SAFETY_WINDOW_SECONDS = 120;
+
+/** A status list from the multi-select, or from an expression (an array or comma-separated text). */
+function statusList(context: IPollFunctions, name: string, label: string): string[] {
+	const value = context.getNodeParameter(name, []) as unknown;
+	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+	if (entries === undefined) throw invalidParameter(context.getNode(), label, 'must be a list of deal statuses such as Settled');
+	const statuses = entries.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
+	for (const status of statuses) {
+		if (!(DEAL_STATUSES as readonly string[]).includes(status)) {
+			throw invalidParameter(
+				context.getNode(),
+				label,
+				`has "${status.slice(0, 60)}", which is not a deal status; use one of ${DEAL_STATUSES.join(', ')}`,
+			);
+		}
+	}
+	return [...new Set(statuses)];
+}
+
+/** Replaces the node's static data with `state` (keys of another event's state are removed). */
+function store(staticData: IDataObject, state: object): void {
+	for (const key of Object.keys(staticData)) {
+		if (!(key in state)) delete staticData[key];
+	}
+	Object.assign(staticData, state);
+}
 
 export class LoanCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,7 +62,9 @@ export class LoanCrmTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const event = TRIGGER_EVENTS[this.getNodeParameter('event') as keyof typeof TRIGGER_EVENTS];
+		const eventName = this.getNodeParameter('event') as string;
+		const event = TRIGGER_EVENTS[eventName];
+		if (event === undefined) throw invalidParameter(this.getNode(), 'Event', `has "${String(eventName).slice(0, 60)}", which is not an event of this trigger`);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const { filter } = queryFromOptions(
 			this.getNode(),
@@ -45,18 +78,40 @@ export class LoanCrmTrigger implements INodeType {
 			undefined,
 			{ filter: 'Filter', conditions: 'Options → Conditions' },
 		);
-		const windowSeconds = typeof options.safetyWindow === 'number' ? options.safetyWindow : 120;
-		const query = { path: event.path, field: event.field, filter, windowMs: windowSeconds * 1000, maxSeen: 20_000 };
+		const windowSeconds = typeof options.safetyWindow === 'number' ? options.safetyWindow : DEFAULT_SAFETY_WINDOW_SECONDS;
+		const query: FeedQuery = { path: event.path, type: event.type, field: event.field, filter, windowMs: windowSeconds * 1000 };
+		const statusField = event.statusField;
+		const selection: TransitionSelection | undefined =
+			statusField === undefined
+				? undefined
+				: { to: statusList(this, 'toStatuses', 'To Status'), from: statusList(this, 'fromStatuses', 'From Status') };
+		// State made for other settings (event, filter, statuses) is not reused: a fresh baseline.
+		const settings = fingerprint({ event: eventName, filter: filter ?? '', to: selection?.to ?? [], from: selection?.from ?? [] });
 
 		if (this.getMode() === 'manual') {
-			const sample = await latestRecord(this, query);
-			return sample.length > 0 ? [this.helpers.returnJsonArray(sample)] : null;
+			const toFilter =
+				selection !== undefined && statusField !== undefined && selection.to.length > 0
+					? `any(${statusField},${selection.to.map(quoteLiteral).join(',')})`
+					: undefined;
+			const sample = await latestRecord(this, query, toFilter);
+			const items =
+				statusField === undefined ? sample : sample.map((item) => ({ ...item, previousStatus: null, statusChangedAt: item[event.field] ?? null }));
+			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 		}
 
-		const staticData = this.getWorkflowStaticData('node') as FeedState & IDataObject;
-		const { emit, state } = await pollChanges(this, query, staticData, Date.now());
-		staticData.since = state.since;
-		staticData.seen = state.seen;
+		const staticData = this.getWorkflowStaticData('node');
+		if (selection !== undefined && statusField !== undefined) {
+			const result = await pollStatusTransitions(this, { ...query, statusField }, selection, settings, staticData as TransitionState, Date.now());
+			if (result.forgotten > 0) {
+				this.logger.warn(
+					`Loan CRM Trigger "${this.getNode().name}" remembers at most ${MAX_REMEMBERED_DEALS} deals and forgot ${result.forgotten} in the watched statuses; if one of them changes while in a To status it is emitted once with previousStatus null. Narrow the statuses or add a Filter.`,
+				);
+			}
+			if (result.state !== undefined) store(staticData, result.state);
+			return result.emit.length > 0 ? [this.helpers.returnJsonArray(result.emit)] : null;
+		}
+		const { emit, state } = await pollRecordChanges(this, query, settings, staticData as FeedState, Date.now());
+		if (state !== undefined) store(staticData, state);
 		return emit.length > 0 ? [this.helpers.returnJsonArray(emit)] : null;
 	}
 }

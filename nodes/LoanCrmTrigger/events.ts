@@ -2,6 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { conditionsProperty } from '../shared/conditions';
 import type { ResourceTypeName } from '../shared/schema';
+import { DEAL_STATUSES } from '../shared/schema';
+import { displayNameOf } from '../shared/catalogue';
 
 interface TriggerEvent {
 	name: string;
@@ -9,19 +11,34 @@ interface TriggerEvent {
 	type: ResourceTypeName;
 	path: string;
 	field: 'created' | 'updated';
+	/** Set for status-transition events: the attribute whose moves are emitted. */
+	statusField?: 'dealStatus';
 }
 
-export const TRIGGER_EVENTS = {
+export const TRIGGER_EVENTS: Record<string, TriggerEvent> = {
 	contactCreated: { name: 'Contact Created', description: 'A new contact was created', type: 'contacts', path: '/contacts', field: 'created' },
-	contactUpdated: { name: 'Contact Updated', description: 'A contact was created or changed', type: 'contacts', path: '/contacts', field: 'updated' },
+	contactUpdated: { name: 'Contact Updated', description: 'A contact was created or changed in any way', type: 'contacts', path: '/contacts', field: 'updated' },
 	dealCreated: { name: 'Deal Created', description: 'A new deal was created', type: 'deals', path: '/deals', field: 'created' },
-	dealUpdated: { name: 'Deal Updated', description: 'A deal was created or changed, e.g. its status moved', type: 'deals', path: '/deals', field: 'updated' },
-} satisfies Record<string, TriggerEvent>;
+	dealStatusChanged: {
+		name: 'Deal Status Changed',
+		description: "A deal's status moved into (or out of) the selected statuses; edits that keep the status never fire",
+		type: 'deals',
+		path: '/deals',
+		field: 'updated',
+		statusField: 'dealStatus',
+	},
+	dealUpdated: { name: 'Deal Updated', description: 'A deal was created or changed in any way (every edit fires)', type: 'deals', path: '/deals', field: 'updated' },
+};
+
+/** The deal statuses to pick from, alphabetical as n8n lists options. */
+const DEAL_STATUS_OPTIONS = [...DEAL_STATUSES]
+	.map((status) => ({ name: displayNameOf(status), value: status }))
+	.sort((a, b) => a.name.localeCompare(b.name));
 
 export function triggerProperties(): INodeProperties[] {
 	const events = Object.entries(TRIGGER_EVENTS).map(([value, event]) => ({ name: event.name, value, description: event.description }));
 	const defaultEvent = 'dealUpdated';
-	const dealEvents = ['dealCreated', 'dealUpdated'];
+	const dealEvents = ['dealCreated', 'dealStatusChanged', 'dealUpdated'];
 	const contactEvents = ['contactCreated', 'contactUpdated'];
 	const conditions = (type: ResourceTypeName, shownFor: string[]): INodeProperties =>
 		conditionsProperty(type, {
@@ -39,12 +56,30 @@ export function triggerProperties(): INodeProperties[] {
 			default: defaultEvent,
 		},
 		{
+			displayName: 'To Status',
+			name: 'toStatuses',
+			type: 'multiOptions',
+			options: DEAL_STATUS_OPTIONS,
+			default: [],
+			description: 'Fire when a deal moves into one of these statuses. Empty: into any status.',
+			displayOptions: { show: { event: ['dealStatusChanged'] } },
+		},
+		{
+			displayName: 'From Status',
+			name: 'fromStatuses',
+			type: 'multiOptions',
+			options: DEAL_STATUS_OPTIONS,
+			default: [],
+			description: 'Fire only when a deal moves out of one of these statuses. Empty: from any status, including deals not seen before.',
+			displayOptions: { show: { event: ['dealStatusChanged'] } },
+		},
+		{
 			displayName: 'Filter',
 			name: 'filter',
 			type: 'string',
 			default: '',
-			placeholder: "equals(dealStatus,'Settled')",
-			description: "Only records matching this expression in the service's syntax start the workflow, e.g. equals(dealStatus,'Settled') for deals that settled",
+			placeholder: "equals(lenderName,'ANZ')",
+			description: "Only records matching this expression in the service's syntax start the workflow, e.g. equals(lenderName,'ANZ'). To react when a deal reaches a status, use the Deal Status Changed event rather than a filter on dealStatus.",
 		},
 		{
 			displayName: 'Options',

@@ -10,7 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { Document, QueryParameters, Resource } from './jsonapi';
 import { primaryResources } from './jsonapi';
-import type { RequestContext } from './transport';
+import type { ApiResponse, RequestContext } from './transport';
 import { apiRequest } from './transport';
 
 /** The service's default and maximum page size. */
@@ -31,6 +31,8 @@ export interface PaginateOptions {
 	supportsFilter: boolean;
 	/** Called with each page's document, primary data trimmed to the limit. */
 	onPage: (document: Document) => void | Promise<void>;
+	/** Called with every answer, empty pages included (the trigger reads the service's clock from it). */
+	onResponse?: (response: ApiResponse) => void;
 }
 
 type KeysetDirection = 'ascending' | 'descending';
@@ -99,6 +101,7 @@ export async function paginate(this: RequestContext, options: PaginateOptions): 
 			itemIndex: options.itemIndex,
 			userId: options.userId,
 		});
+		options.onResponse?.(response);
 		const document = response.body ?? {};
 		const resources = primaryResources(document);
 		if (!Array.isArray(document.data)) {

@@ -45,8 +45,8 @@ export interface ResourceTypeSpec {
 	leading?: readonly string[];
 }
 
-/** The service's own SystemStatus order, which follows the pipeline. */
-const DEAL_STATUSES = [
+/** The service's `SystemStatus` values (api-facts.md §4, deals), in pipeline order. */
+export const DEAL_STATUSES = [
 	'NewLeads',
 	'Researching',
 	'PreApproved',

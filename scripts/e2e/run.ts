@@ -8,10 +8,14 @@
  *   4. n8n import:credentials, import:workflow (our workflows and examples/*.json), export:workflow
  *   5. n8n execute --id … --rawOutput: every operation of the four action nodes; token reuse and
  *      renewal after a 401 across executions; a failing request without Continue On Fail
- *   6. n8n start with the trigger workflow published: polls, emits each change once
+ *   6. n8n start with the trigger workflows published: polls, emits each change once; Deal Status
+ *      Changed emits each move into Settled once and no edit
  *
  * Options (environment): LOAN_CRM_E2E_CACHE (install cache), LOAN_CRM_E2E_KEEP=1 (keep the user
- * folder for inspection), LOAN_CRM_E2E_SKIP_BUILD=1 (use the current dist/), LOAN_CRM_E2E_SKIP_TRIGGER=1.
+ * folder for inspection), LOAN_CRM_E2E_SKIP_BUILD=1 (use the current dist/), LOAN_CRM_E2E_SKIP_TRIGGER=1,
+ * LOAN_CRM_E2E_DURABLE_CURSORS=1 (n8n ≥ 2.36: poll triggers on n8n's durable scheduler, their
+ * static data committed with each execution — N8N_POLLER_DURABLE_CURSORS_ENABLED and the flags it
+ * depends on; older n8n ignores them).
  * Exit code 0 when every check passed, 1 when one failed, 2 when the run could not be set up.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
@@ -35,7 +39,18 @@ import { checkErrorWorkflow, prepareErrorWorkflows } from './error-workflow';
 import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './n8n';
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
 import type { CredentialRef } from './workflows';
-import { CREDENTIAL_ID, MANUAL, TRIGGER_FILTER, WORKFLOW_IDS, failureWorkflow, operationsWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
+import {
+	CREDENTIAL_ID,
+	MANUAL,
+	TRANSITION_FILTER,
+	TRIGGER_FILTER,
+	WORKFLOW_IDS,
+	failureWorkflow,
+	operationsWorkflow,
+	tokenWorkflow,
+	transitionWorkflow,
+	triggerWorkflow,
+} from './workflows';
 import { checkCredentialEdit } from './credential-edit';
 import { sandboxCredential } from '../../test/harness/sandbox-credential';
 
@@ -201,9 +216,29 @@ async function waitFor(what: string, predicate: () => boolean, timeoutMs: number
 	return predicate();
 }
 
+/** A poll of the Deal Updated trigger: its activation request (the newest stamp) or a read of changes. */
 function isTriggerPoll(request: LoggedRequest): boolean {
-	return request.method === 'GET' && request.path === '/jsonapi/deals' && /greaterOrEqual\(updated,/.test(request.query.filter ?? '');
+	if (request.method !== 'GET' || request.path !== '/jsonapi/deals') return false;
+	const filter = request.query.filter ?? '';
+	const activation = filter === TRIGGER_FILTER && request.query.sort === '-updated' && request.query['fields[deals]'] === 'updated';
+	return activation || (/greaterOrEqual\(updated,/.test(filter) && filter.includes(TRIGGER_FILTER));
 }
+
+/** A poll of the Deal Status Changed trigger: its baseline (Settled deals, sparse) or a read of every changed deal. */
+function isTransitionPoll(request: LoggedRequest): boolean {
+	if (request.method !== 'GET' || request.path !== '/jsonapi/deals') return false;
+	const filter = request.query.filter ?? '';
+	if (request.query['fields[deals]'] === 'dealStatus,updated') return true;
+	return /^(and\()?greaterOrEqual\(updated,/.test(filter) && !filter.includes(TRIGGER_FILTER);
+}
+
+/** N8N_POLLER_DURABLE_CURSORS_ENABLED needs the durable scheduler for poll triggers (n8n 2.41 source). */
+const DURABLE_CURSOR_ENV = {
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+};
 
 async function main(): Promise<number> {
 	installInterruptHandler();
@@ -216,8 +251,10 @@ async function main(): Promise<number> {
 	);
 	const sandbox = await timings.step('sandbox', () => startSandbox({}));
 	const sink = await startSink();
+	const transitionSink = await startSink();
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
+	if (process.env.LOAN_CRM_E2E_DURABLE_CURSORS) Object.assign(n8n.env, DURABLE_CURSOR_ENV);
 	log(`user folder ${n8n.userFolder}, sandbox ${sandbox.baseUrl}`);
 	onInterrupt(() => {
 		n8n.remove();
@@ -248,6 +285,7 @@ async function main(): Promise<number> {
 			failureWorkflow(credential),
 			triggerWorkflow(sink.url, credential),
 			mcpWorkflow(credential),
+			transitionWorkflow(transitionSink.url, credential),
 		];
 		const importDir = join(workDir, 'import');
 		mkdirSync(importDir);
@@ -342,13 +380,18 @@ async function main(): Promise<number> {
 		// --- the trigger ----------------------------------------------------------------------
 		if (!process.env.LOAN_CRM_E2E_SKIP_TRIGGER) {
 			console.log('\nTrigger (n8n start, published workflow)');
+			console.log(`  durable poll cursors: ${process.env.LOAN_CRM_E2E_DURABLE_CURSORS ? 'on (LOAN_CRM_E2E_DURABLE_CURSORS)' : 'off (n8n default)'}`);
 			await timings.step('n8n publish:workflow', () => n8n.publish(WORKFLOW_IDS.trigger));
 			await timings.step('n8n publish:workflow (MCP Server Trigger)', () => n8n.publish(MCP_WORKFLOW_ID));
 			const errorScenario = await timings.step('error workflow: import, publish its failing webhook workflow', () => prepareErrorWorkflows(n8n, credential));
+			await timings.step('n8n publish:workflow (Deal Status Changed)', () => n8n.publish(WORKFLOW_IDS.transition));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start(port));
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
+			// The Deal Status Changed baseline, before the Fetch Test Event check clears the log.
+			const transitionBaseline = sandbox.apiRequests().find((request) => isTransitionPoll(request) && request.query['fields[deals]'] === 'dealStatus,updated');
 			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
+			await timings.step('trigger: Deal Status Changed over several polls', () => checkTransitions(n8n, sandbox, transitionSink.received, transitionBaseline));
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
 			await timings.step('credential dialog: Test, run, wrong secret, Test, run', () => checkCredentialEdit(port, sandbox, credential, { id: WORKFLOW_IDS.token, trigger: MANUAL }, record));
 			console.log('\nAI agents (MCP Server Trigger, MCP client)');
@@ -366,6 +409,7 @@ async function main(): Promise<number> {
 		await n8n.stop().catch(() => undefined);
 		await sandbox.close();
 		sink.server.close();
+		transitionSink.server.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
 		else {
@@ -417,8 +461,15 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	}
 	const activation = polls()[0];
 	problems.push(...headerProblems(sandbox, activation));
-	const filter = activation.query.filter ?? '';
-	if (!filter.endsWith(`,${TRIGGER_FILTER})`)) problems.push(`poll filter ${JSON.stringify(filter)} does not combine the user's filter ${TRIGGER_FILTER}`);
+	// Activation: one cheap request whose Date header anchors the trigger to the service's clock.
+	const activationQuery = { filter: TRIGGER_FILTER, sort: '-updated', 'fields[deals]': 'updated', 'page[size]': '1' };
+	if (JSON.stringify(activation.query) !== JSON.stringify(activationQuery)) problems.push(`activation request ${JSON.stringify(activation.query)}, expected ${JSON.stringify(activationQuery)}`);
+	// With durable poll cursors n8n discards what the activation poll stored (it runs as a test),
+	// so the first scheduled poll takes the baseline: change nothing before it.
+	await waitFor('the first scheduled poll', () => polls().length >= 2, 30_000);
+	const firstRead = polls()[1];
+	const filter = firstRead?.query.filter ?? '';
+	if (!filter.endsWith(`,${TRIGGER_FILTER})`) && filter !== TRIGGER_FILTER) problems.push(`poll filter ${JSON.stringify(filter)} does not combine the user's filter ${TRIGGER_FILTER}`);
 	await new Promise((r) => setTimeout(r, 1000));
 	const baseline = received.length;
 	if (baseline !== 0) problems.push(`the activation poll emitted ${baseline} item(s); expected none`);
@@ -442,8 +493,74 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	if (polls().length < afterEmit + 2) problems.push(`only ${polls().length - afterEmit} poll(s) after the emission within 20 s (poll times every 5 s)`);
 	if (received.length !== 2) problems.push(`after ${polls().length - afterEmit} more poll(s) the sink holds ${received.length} items (repeats?)`);
 	for (const request of polls().slice(pollsBefore)) problems.push(...headerProblems(sandbox, request));
+	// Evidence of durable poll cursors: n8n then discards the activation poll's state, so the first
+	// scheduled poll takes the baseline again (two activation requests instead of one).
+	const activations = polls().filter((request) => request.query.sort === '-updated').length;
+	log(`Deal Updated trigger: ${activations} baseline request(s) (1 = state kept from the activation poll, 2 = durable poll cursors re-baselined at the first scheduled poll)`);
 	const errorLines = n8n.serverOutput.split('\n').filter((line) => /error/i.test(line) && /loan|crm|trigger|poll/i.test(line));
 	record('trigger: activation poll emits nothing; each Settled change once; others never', problems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}${errorLines.length ? `\nerror lines:\n${errorLines.join('\n')}` : ''}`);
+}
+
+/**
+ * The published Deal Status Changed → Settled workflow under `n8n start`, one step per poll: an edit
+ * of a deal (nothing), its move into Settled (once, with the status it left), edits of it while
+ * settled (nothing), a move out (nothing) and back (once again); a deal settling with a lender the
+ * Filter excludes and an edit of a deal settled since activation fire nothing.
+ */
+async function checkTransitions(n8n: N8nInstance, sandbox: Sandbox, received: IDataObject[], baseline: LoggedRequest | undefined): Promise<void> {
+	const problems: string[] = [];
+	const polls = () => sandbox.apiRequests().filter(isTransitionPoll);
+	if (!baseline) problems.push('no baseline request (Settled deals with fields[deals]=dealStatus,updated) was seen');
+	else if (baseline.query.filter !== "equals(dealStatus,'Settled')") problems.push(`baseline filter ${JSON.stringify(baseline.query.filter)}`);
+	// Each step waits for two polls to begin after the change: the first may have been under way.
+	const nextPolls = async (what: string) => {
+		const before = polls().length;
+		if (!(await waitFor(`two polls after: ${what}`, () => polls().length >= before + 2, 30_000))) problems.push(`fewer than two polls within 30 s after: ${what}`);
+		await new Promise((r) => setTimeout(r, 1500));
+	};
+	await nextPolls('activation');
+	const start = received.length;
+	const deals = sandbox.data.list('deals');
+	const candidates = deals.filter((deal) => !['Settled', 'Varied'].includes(deal.attributes.dealStatus) && deal.attributes.lenderName !== 'E2E excluded lender');
+	const [deal, excluded] = candidates.slice(-2);
+	const alreadySettled = deals.filter((item) => item.attributes.dealStatus === 'Settled').at(-1);
+	const original = deal.attributes.dealStatus;
+	const steps: Array<[string, () => void]> = [
+		[`edit deal ${deal.id} (stays ${original})`, () => sandbox.data.updateDeal(deal.id, { lenderName: 'E2E First Bank' })],
+		[`deal ${deal.id} → Settled`, () => sandbox.data.updateDeal(deal.id, { dealStatus: 'Settled' })],
+		[`edit deal ${deal.id} while settled, and a deal settled before activation`, () => {
+			sandbox.data.updateDeal(deal.id, { name: 'E2E renamed while settled' });
+			if (alreadySettled) sandbox.data.updateDeal(alreadySettled.id, { name: 'E2E edit of a settled deal' });
+		}],
+		[`deal ${deal.id} → Varied; deal ${excluded.id} (excluded lender) → Settled`, () => {
+			sandbox.data.updateDeal(deal.id, { dealStatus: 'Varied' });
+			sandbox.data.updateDeal(excluded.id, { dealStatus: 'Settled', lenderName: 'E2E excluded lender' });
+		}],
+		[`deal ${deal.id} → Settled again`, () => sandbox.data.updateDeal(deal.id, { dealStatus: 'Settled' })],
+	];
+	const pollsBefore = polls().length;
+	for (const [what, change] of steps) {
+		change();
+		log(`transition step: ${what}`);
+		await nextPolls(what);
+	}
+	const emitted = received.slice(start).map((item) => [item.id, item.previousStatus, item.dealStatus]);
+	const expected = [
+		[deal.id, original, 'Settled'],
+		[deal.id, 'Varied', 'Settled'],
+	];
+	if (JSON.stringify(emitted) !== JSON.stringify(expected)) problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify(expected)}`);
+	for (const item of received.slice(start)) {
+		if (typeof item.statusChangedAt !== 'string' || item.statusChangedAt !== item.updated) problems.push(`statusChangedAt ${JSON.stringify(item.statusChangedAt)} is not the deal's updated stamp ${JSON.stringify(item.updated)}`);
+	}
+	const filterChecks = polls().filter((request) => (request.query.filter ?? '').startsWith('and(any(id,'));
+	if (!filterChecks.every((request) => request.query.filter?.endsWith(`,${TRANSITION_FILTER})`))) problems.push('a filter check did not carry the user\'s filter');
+	for (const request of polls().slice(pollsBefore)) problems.push(...headerProblems(sandbox, request));
+	record(
+		`trigger: Deal Status Changed fires once per move into Settled, never for edits (${polls().length - pollsBefore} polls)`,
+		problems,
+		`n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`,
+	);
 }
 
 /**

@@ -26,6 +26,7 @@ export const WORKFLOW_IDS = {
 	token: 'lcE2eTokenReuse1',
 	failure: 'lcE2eFailure0001',
 	trigger: 'lcE2eTriggerPoll',
+	transition: 'lcE2eTriggerMove',
 } as const;
 
 export const CREDENTIAL_ID = 'lcE2eSandboxCred';
@@ -110,15 +111,35 @@ export const TRIGGER_FILTER = "equals(dealStatus,'Settled')";
  * sink. n8n refuses poll times under a minute, so the trigger gets twelve once-a-minute poll times
  * at seconds 0, 5, … 55: each a valid minute-granular cron, together a poll every 5 seconds.
  */
+const EVERY_FIVE_SECONDS = { item: Array.from({ length: 12 }, (_, i) => ({ mode: 'custom', cronExpression: `${i * 5} * * * * *` })) };
+
 export function triggerWorkflow(sinkUrl: string, credential: CredentialRef): WorkflowFile {
-	const pollTimes = { item: Array.from({ length: 12 }, (_, i) => ({ mode: 'custom', cronExpression: `${i * 5} * * * * *` })) };
 	const trigger = crmNode(
 		'Loan CRM Trigger',
 		'loanCrmTrigger',
-		{ pollTimes, event: 'dealUpdated', filter: TRIGGER_FILTER, options: { safetyWindow: 30 } },
+		{ pollTimes: EVERY_FIVE_SECONDS, event: 'dealUpdated', filter: TRIGGER_FILTER, options: { safetyWindow: 30 } },
 		[0, 0],
 		credential,
 	);
+	return postToSink(WORKFLOW_IDS.trigger, 'E2E: Loan CRM Trigger → sink', trigger, sinkUrl);
+}
+
+/** The filter of the transition trigger: it narrows what is emitted, never what is followed. */
+export const TRANSITION_FILTER = "not(equals(lenderName,'E2E excluded lender'))";
+
+/** Loan CRM Trigger (Deal Status Changed → Settled) → the same kind of sink, every 5 seconds. */
+export function transitionWorkflow(sinkUrl: string, credential: CredentialRef): WorkflowFile {
+	const trigger = crmNode(
+		'Deal settles',
+		'loanCrmTrigger',
+		{ pollTimes: EVERY_FIVE_SECONDS, event: 'dealStatusChanged', toStatuses: ['Settled'], filter: TRANSITION_FILTER, options: { safetyWindow: 30 } },
+		[0, 0],
+		credential,
+	);
+	return postToSink(WORKFLOW_IDS.transition, 'E2E: Deal Status Changed → sink', trigger, sinkUrl);
+}
+
+function postToSink(id: string, name: string, trigger: INode, sinkUrl: string): WorkflowFile {
 	const sink: INode = {
 		id: 'node-sink',
 		name: 'Post to sink',
@@ -136,5 +157,5 @@ export function triggerWorkflow(sinkUrl: string, credential: CredentialRef): Wor
 	};
 	const connections: IConnections = {};
 	connect(connections, trigger.name, sink.name);
-	return workflow(WORKFLOW_IDS.trigger, 'E2E: Loan CRM Trigger → sink', [trigger, sink], connections);
+	return workflow(id, name, [trigger, sink], connections);
 }

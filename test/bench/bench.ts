@@ -20,6 +20,7 @@ import { resolve } from 'path';
 
 import type { TokenCase } from './engine';
 import type { FlattenCase } from './flatten-bench';
+import type { TriggerBurstCase } from './trigger-burst';
 import { httpRequestNodeInfo } from './http-request-node';
 import type { RunSample } from './sample';
 import type { SandboxInfo } from './sandbox-process';
@@ -46,6 +47,9 @@ const FLATTEN_SAMPLE_MS = 250;
 /** Section 4. */
 const TOKEN_ITEM_COUNTS = [1, 100, 1000];
 const TOKEN_RUNS = 3;
+/** Section 6. */
+const TRIGGER_BURST_CHANGES = 10_000;
+const TRIGGER_BURST_RUNS = 3;
 /** Section 5. */
 const WRITE_ITEMS = 1000;
 const WRITE_WARMUPS = 1;
@@ -427,6 +431,20 @@ function writeRows(w: WritesResult): Row[] {
 	return rows;
 }
 
+function triggerBurstRows(cases: TriggerBurstCase[]): Row[] {
+	const rows: Row[] = [section(`6. Loan CRM Trigger: one poll after ${num(TRIGGER_BURST_CHANGES)} deals changed (a bulk import), fresh baseline each run`)];
+	for (const c of cases) {
+		checkSamples(`trigger burst (${c.event})`, c.samples, c.event === 'Deal Updated' ? c.changes : undefined);
+		for (const sample of c.samples) if (!sample.inOrder) problems.push(`trigger burst (${c.event}): items not emitted once each in change order`);
+		const emitted = same(c.samples.map((s) => s.records));
+		rows.push(row(`${c.event}: wall time`, summarize(c.samples.map((s) => s.ms)), seconds, `${emitted} items emitted, in change order: ${c.samples.every((s) => s.inOrder) ? 'yes' : 'NO'}`));
+		rows.push(row(`${c.event}: API requests`, summarize(c.samples.map((s) => s.api)), count, `⌈${num(c.changes)}/100⌉ = ${num(Math.ceil(c.changes / 100))}, + 1 when the last page is full (no meta.total)`));
+		rows.push(row(`${c.event}: peak RSS`, summarize(c.samples.map((s) => s.peakRss ?? 0)), megabytes, `started at ${megabytes(summarize(c.samples.map((s) => s.startRss ?? 0)).median)}; peak heap ${megabytes(summarize(c.samples.map((s) => s.peakHeap ?? 0)).median)}`));
+		rows.push(row(`${c.event}: static data after the poll`, summarize(c.samples.map((s) => s.staticDataBytes)), megabytes, 'JSON, as n8n stores it'));
+	}
+	return rows;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -452,6 +470,7 @@ async function main(): Promise<void> {
 	let rateLimit: RateLimitResult | undefined;
 	let tokens: TokenCase[] = [];
 	let writes: WritesResult | undefined;
+	let triggerBurst: TriggerBurstCase[] = [];
 
 	const smallest = Math.min(...SIZES);
 	const sandboxSizes = [...new Set([...SIZES, RATE_LIMIT_DEALS])].sort((a, b) => a - b);
@@ -466,6 +485,8 @@ async function main(): Promise<void> {
 					progress(`flattening: our flatten vs jsona, ${num(size)} resources per document`);
 					flatten.push(...(await runJob<FlattenCase[]>({ kind: 'flatten', sandbox: sandbox.info, sizes: [size], include: FLATTEN_INCLUDE, samples: FLATTEN_SAMPLES, sampleMs: FLATTEN_SAMPLE_MS })));
 				}
+				progress(`trigger: one poll after ${num(TRIGGER_BURST_CHANGES)} deals changed`);
+				triggerBurst = await runJob<TriggerBurstCase[]>({ kind: 'triggerBurst', sandbox: sandbox.info, changes: TRIGGER_BURST_CHANGES, runs: TRIGGER_BURST_RUNS });
 			}
 			if (deals === smallest) {
 				progress(`token requests: ${TOKEN_ITEM_COUNTS.join(', ')} items, fresh and stored credential`);
@@ -482,6 +503,7 @@ async function main(): Promise<void> {
 	if (rateLimit) rows.push(...rateLimitRows(rateLimit));
 	rows.push(...tokenRows(tokens));
 	if (writes) rows.push(...writeRows(writes));
+	if (triggerBurst.length > 0) rows.push(...triggerBurstRows(triggerBurst));
 
 	const heading = [
 		`Loan CRM nodes benchmark — ${meta.date.slice(0, 10)}`,
@@ -509,7 +531,7 @@ async function main(): Promise<void> {
 		for (const problem of problems) console.log(`- ${problem}`);
 	}
 
-	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes };
+	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes, triggerBurst };
 	writeFileSync(OUT, `${JSON.stringify(results, null, '\t')}\n`);
 	progress(`results written to ${OUT} (${((Date.now() - startedAt) / 1000).toFixed(0)} s in all)`);
 	if (problems.length > 0) process.exitCode = 1;

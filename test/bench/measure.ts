@@ -101,6 +101,13 @@ export class Control {
 		const response = await fetch(`${this.url}/data-reset`, { method: 'POST' });
 		await response.text();
 	}
+
+	/** Changes the first `n` deals one after another (a bulk import); returns their ids in change order. */
+	async touch(n: number, dealStatus?: string): Promise<string[]> {
+		const query = `n=${n}${dealStatus ? `&dealStatus=${encodeURIComponent(dealStatus)}` : ''}`;
+		const response = await fetch(`${this.url}/touch?${query}`, { method: 'POST' });
+		return (await response.json()) as string[];
+	}
 }
 
 /** CPU time (ms) all CPUs of the machine spent busy since boot, from /proc/stat; undefined where there is none. */

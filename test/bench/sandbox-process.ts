@@ -10,6 +10,8 @@
  *   GET  /stats        requests, token requests, rate-limit tokens spent, statuses, CPU ms since /reset
  *   GET  /ids?type=T&n=N   the first N ids of a resource type
  *   POST /data-reset   undo every change made through the API
+ *   POST /touch?n=N[&dealStatus=S]   change N deals in a scrambled order, 1 ms apart on the
+ *                      sandbox's clock (a bulk import); answers their ids in change order
  * It sends `{ ready, sandbox, controlUrl }` to its parent once listening, and stops on 'stop' or
  * when its parent goes away.
  */
@@ -98,6 +100,20 @@ async function main(): Promise<void> {
 					const type = url.searchParams.get('type') ?? 'deals';
 					const n = Number(url.searchParams.get('n') ?? '100');
 					return reply(200, sandbox.data.idsOf(type).slice(0, n));
+				}
+				if (req.method === 'POST' && url.pathname === '/touch') {
+					const ids = sandbox.data.idsOf('deals');
+					const n = Math.min(Number(url.searchParams.get('n') ?? '0'), ids.length);
+					const dealStatus = url.searchParams.get('dealStatus') ?? undefined;
+					// A stride coprime with n visits every one of the first n deals once, not in id order.
+					const stride = [7919, 7907, 7901].find((candidate) => n % candidate !== 0) ?? 1;
+					const start = sandbox.data.now().getTime();
+					const order = Array.from({ length: n }, (_, index) => ids[(index * stride) % n]);
+					order.forEach((id, index) => {
+						const stamp = new Date(start + index).toISOString();
+						sandbox.data.updateDeal(id, { name: `Imported ${index}`, updated: stamp, ...(dealStatus ? { dealStatus } : {}) });
+					});
+					return reply(200, order);
 				}
 				if (req.method === 'POST' && url.pathname === '/data-reset') {
 					sandbox.data.reset();

@@ -19,7 +19,8 @@ export type Job =
 	| { kind: 'tokens'; sandbox: SandboxInfo; itemCounts: number[]; runs: number }
 	| { kind: 'nodeWrites'; sandbox: SandboxInfo; items: number; runs: number; warmups: number }
 	| { kind: 'floorWrites'; sandbox: SandboxInfo; items: number; runs: number; warmups: number }
-	| { kind: 'flatten'; sandbox: SandboxInfo; sizes: number[]; include: string; samples: number; sampleMs: number };
+	| { kind: 'flatten'; sandbox: SandboxInfo; sizes: number[]; include: string; samples: number; sampleMs: number }
+	| { kind: 'triggerBurst'; sandbox: SandboxInfo; changes: number; runs: number };
 
 /** The floor's Get Many: warm-up loops, then one measured loop over every page, like nodeGetMany. */
 async function floorGetMany(sandbox: SandboxInfo, warmupRecords: number, warmups: number): Promise<RunSample> {
@@ -101,6 +102,10 @@ async function run(job: Job): Promise<unknown> {
 		case 'flatten': {
 			const flatten = await import('./flatten-bench');
 			return await flatten.flattenBench(job.sandbox, job.sizes, job.include, job.samples, job.sampleMs);
+		}
+		case 'triggerBurst': {
+			const trigger = await import('./trigger-burst');
+			return await trigger.triggerBurst(job.sandbox, job.changes, job.runs);
 		}
 	}
 }

@@ -2,9 +2,10 @@
  * Runs the sandbox service until Ctrl-C.
  *
  *   npx ts-node --transpile-only test/sandbox/cli.ts [--port 8080] [--deals 5000] [--rate-limit]
- *     [--contacts N] [--count-totals] [--token-lifetime SECONDS]
+ *     [--contacts N] [--count-totals] [--token-lifetime SECONDS] [--clock-offset SECONDS]
  *
  * --rate-limit enables a bucket of 600 tokens refilled at 2 per second (about 600 per 5 minutes).
+ * --clock-offset runs the service's clock ahead (positive) or behind (negative, e.g. --clock-offset=-300).
  */
 import { startSandbox } from './index';
 
@@ -32,8 +33,13 @@ function int(name: string): number | undefined {
 
 async function main(): Promise<void> {
 	if (flag('--help') || flag('-h')) {
-		console.log('Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S]');
+		console.log('Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S]');
 		return;
+	}
+	const offset = arg('--clock-offset');
+	if (offset !== undefined && !/^-?\d+$/.test(offset)) {
+		console.error(`--clock-offset needs a whole number of seconds, got '${offset}'`);
+		process.exit(2);
 	}
 	const deals = int('--deals');
 	const contacts = int('--contacts');
@@ -44,6 +50,7 @@ async function main(): Promise<void> {
 		rateLimit: flag('--rate-limit') ? { capacity: 600, refillPerSecond: 2 } : false,
 		countTotals: flag('--count-totals'),
 		tokenLifetimeSeconds: int('--token-lifetime'),
+		clockOffsetSeconds: offset === undefined ? 0 : Number(offset),
 	});
 	console.log(`Loan CRM sandbox is up (${Date.now() - started} ms, ${sandbox.data.count('deals')} deals)`);
 	console.log(`  Base URL:      ${sandbox.baseUrl}`);

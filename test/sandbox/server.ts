@@ -175,7 +175,8 @@ export class SandboxServer {
 
 	constructor(private readonly options: SandboxOptions) {
 		const sizes = { ...DEFAULT_SIZES, ...(options.sizes ?? {}) };
-		this.state = new SandboxState(options.seed ?? 20261121, sizes, options.now ?? (() => new Date()));
+		const offsetMs = (options.clockOffsetSeconds ?? 0) * 1000;
+		this.state = new SandboxState(options.seed ?? 20261121, sizes, options.now ?? (() => new Date(Date.now() + offsetMs)));
 		this.tokenLifetime = options.tokenLifetimeSeconds ?? 3600;
 		this.countTotals = options.countTotals ?? false;
 		this.patchStatus = options.patchStatus ?? 200;
@@ -267,7 +268,8 @@ export class SandboxServer {
 
 	private send(ctx: Ctx, status: number, headers: Record<string, string | number>, body?: string): void {
 		ctx.entry.status = status;
-		const all: Record<string, string | number> = { ...(ctx.rateHeaders ?? {}), ...headers };
+		// The service's own clock, as HTTP-date (whole seconds), like every origin server with a clock.
+		const all: Record<string, string | number> = { date: this.state.now().toUTCString(), ...(ctx.rateHeaders ?? {}), ...headers };
 		if (body !== undefined) all['content-length'] = Buffer.byteLength(body);
 		else if (status !== 204 && status !== 304) all['content-length'] = 0;
 		ctx.res.writeHead(status, all);

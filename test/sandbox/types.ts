@@ -17,8 +17,13 @@ export interface SandboxOptions {
 	tokenLifetimeSeconds?: number;
 	/** Count totals: adds `meta.total` and `links.last` to collection documents. Default false. */
 	countTotals?: boolean;
-	/** Clock for `created`/`updated` stamps of records changed through the API or the data helpers. */
+	/**
+	 * Clock for `created`/`updated` stamps of records changed through the API or the data helpers,
+	 * and for the `Date` header of every answer. Default: the machine's clock plus `clockOffsetSeconds`.
+	 */
 	now?: () => Date;
+	/** How far the service's clock runs ahead of (positive) or behind (negative) the machine's; default 0. */
+	clockOffsetSeconds?: number;
 	/** Which client authentication the ready client accepts; default 'any'. */
 	clientAuth?: 'any' | 'header' | 'body';
 	/** Port to listen on (default 0: a free port). */
@@ -234,7 +239,8 @@ export interface FixtureIds {
  *   `updateContact(id, attrs)`: change records the way the service would; `created`/`updated` are
  *   stamped with the sandbox clock (`now()`), unless given in `attrs`. Attribute names are the
  *   API's; for deals `customStatusId` / `adviserId`, for contacts `contactGroupId` may be passed too.
- * - `setNow(date | () => Date)`: replaces the clock (also used for API writes); `now()` reads it.
+ * - `setNow(date | () => Date)`: replaces the clock (also used for API writes and the `Date`
+ *   header); `now()` reads it.
  * - `ids`: fixture ids.
  * - `reset()`: back to the generated state (created records dropped, changes undone).
  */

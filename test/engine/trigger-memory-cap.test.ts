@@ -1,0 +1,70 @@
+/**
+ * Loan CRM Trigger: more watched deals than the status memory holds. The documented degradation:
+ * the longest-untouched are forgotten (with a warning); a forgotten deal that is touched while in a
+ * To status fires once with previousStatus null; nothing floods and nothing stops.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { MAX_REMEMBERED_DEALS } from '../../nodes/shared/statusTransitions';
+import { runPoll } from '../harness';
+import { useSandbox } from './helpers';
+
+const env = useSandbox({ sizes: { deals: MAX_REMEMBERED_DEALS + 100 } });
+
+let clock = 0;
+function at(seconds: number): void {
+	const instant = new Date(clock + seconds * 1000);
+	env.sandbox.data.setNow(() => instant);
+}
+
+async function poll(parameters: INodeParameters, staticData: IDataObject) {
+	const result = await runPoll({ nodeType: 'loanCrmTrigger', parameters, credentials: env.store, staticData });
+	return (result?.[0] ?? []).map((item) => item.json);
+}
+
+beforeEach(() => {
+	env.sandbox.data.reset();
+	clock = Math.floor(Date.now() / 1000) * 1000;
+	at(0);
+});
+
+describe('Loan CRM Trigger status memory', () => {
+	it(`above ${MAX_REMEMBERED_DEALS} watched deals: forgets the longest-untouched, which then fire once with previousStatus null`, async () => {
+		const state: IDataObject = {};
+		const parameters = { event: 'dealStatusChanged' };
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
+		expect(await poll(parameters, state)).toEqual([]);
+		expect(warn.mock.calls.map(([message]) => message)).toEqual([
+			`Loan CRM Trigger "Loan CRM Trigger" remembers at most ${MAX_REMEMBERED_DEALS} deals and forgot 100 in the watched statuses; if one of them changes while in a To status it is emitted once with previousStatus null. Narrow the statuses or add a Filter.`,
+		]);
+		warn.mockRestore();
+		const known = state.known as { ids: number[]; codes: string; names: string[] };
+		expect(known.ids).toHaveLength(MAX_REMEMBERED_DEALS);
+		expect(known.codes).toHaveLength(MAX_REMEMBERED_DEALS);
+		// About 7–12 bytes of static data per remembered deal (README).
+		const bytes = JSON.stringify(state).length;
+		expect(bytes / MAX_REMEMBERED_DEALS).toBeLessThan(12);
+
+		// The 100 forgotten are the longest-untouched: none was changed later than the oldest remembered one.
+		const remembered = new Set(known.ids.map(String));
+		const forgotten = env.sandbox.data.idsOf('deals').filter((id) => !remembered.has(id));
+		expect(forgotten).toHaveLength(100);
+		const stampOf = (id: string | number) => Date.parse(env.sandbox.data.get('deals', id)?.attributes.updated ?? '');
+		const oldestRemembered = stampOf(known.ids[0]);
+		expect(forgotten.every((id) => stampOf(id) <= oldestRemembered)).toBe(true);
+
+		at(2);
+		const [forgottenDeal] = forgotten;
+		const rememberedDeal = known.ids[500];
+		env.sandbox.data.updateDeal(forgottenDeal, { name: 'Edited, status kept' });
+		env.sandbox.data.updateDeal(rememberedDeal, { name: 'Edited, status kept' });
+		const emitted = await poll(parameters, state);
+		expect(emitted.map((item) => [item.id, item.previousStatus])).toEqual([[forgottenDeal, null]]);
+		at(3);
+		env.sandbox.data.updateDeal(forgottenDeal, { name: 'Edited again' });
+		expect(await poll(parameters, state)).toEqual([]);
+		expect((state.known as { ids: number[] }).ids).toHaveLength(MAX_REMEMBERED_DEALS);
+	}, 180_000);
+});
