@@ -6,13 +6,14 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationSpec } from './catalogue';
 import { displayNameOf, pathParameters, showFor, writeFields } from './catalogue';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
+import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from './parallel';
 import { FILTER_OPERATORS } from './query';
 import type { AttributeSpec } from './schema';
 import { RESOURCE_TYPES } from './schema';
 
 const READ_SHAPES = new Set(['getMany', 'getRelatedMany', 'get']);
 
-/** Shown for every operation: act as another adviser than the credential's User ID. */
+/** Shown for every operation: act as another adviser than the credential's User ID; how many requests at once. */
 const REQUEST_OPTIONS: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -27,6 +28,15 @@ const REQUEST_OPTIONS: INodeProperties = {
 			default: '',
 			placeholder: 'e.g. 1002',
 			description: "Adviser contact ID to act as for this node, sent as the UserId header instead of the credential's User ID. Writes are recorded against this adviser.",
+		},
+		{
+			displayName: 'Requests in Parallel',
+			name: 'requestsInParallel',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
+			default: DEFAULT_REQUESTS_IN_PARALLEL,
+			description:
+				'How many requests this node keeps in flight: input items handled at once, or id ranges paged at once by Return All. 1 sends one request at a time. Lower it when your rate-limit budget is small or other workflows share it.',
 		},
 	],
 };

@@ -365,8 +365,9 @@ export function defineReliabilitySuite(rateLimit: false | RateLimitConfig): void
 			});
 		});
 
-		it('without it, the run stops at the first failure with the item index in the message', async () => {
-			const result = await run('nothing lost', 'loanCrmLeadsAndTasks', { ...parameters, leadId: parameters.leadId.replace('LEAD', ids().lead) }, { input });
+		it('without it, one request at a time: the run stops at the first failure with the item index in the message', async () => {
+			const sequential = { ...parameters, leadId: parameters.leadId.replace('LEAD', ids().lead), requestOptions: { requestsInParallel: 1 } };
+			const result = await run('nothing lost', 'loanCrmLeadsAndTasks', sequential, { input });
 			expect(result.error?.message).toMatch(/\(404\).*\[item 4\]$/);
 			expect(sandbox.apiRequests()).toHaveLength(5);
 		});
