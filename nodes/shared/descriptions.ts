@@ -36,7 +36,7 @@ const REQUEST_OPTIONS: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
 			default: DEFAULT_REQUESTS_IN_PARALLEL,
 			description:
-				'How many requests this node keeps in flight: input items handled at once, or id ranges paged at once by Return All. 1 sends one request at a time. Lower it when your rate-limit budget is small or other workflows share it.',
+				'How many requests this node keeps in flight: input items handled at once, or ID ranges paged at once by Return All. 1 sends one request at a time. Lower it when your rate-limit budget is small or other workflows share it.',
 		},
 	],
 };

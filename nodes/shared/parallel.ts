@@ -83,3 +83,37 @@ export async function forEachIndex(
 		}
 	});
 }
+
+/** At most `size` holders at once; the others wait in order of arrival. */
+class Slots {
+	private waiting: Array<() => void> = [];
+
+	constructor(private free: number) {}
+
+	async hold<T>(work: () => Promise<T>): Promise<T> {
+		if (this.free > 0) this.free -= 1;
+		else await new Promise<void>((resolve) => this.waiting.push(resolve));
+		try {
+			return await work();
+		} finally {
+			const next = this.waiting.shift();
+			if (next) next();
+			else this.free += 1;
+		}
+	}
+}
+
+const slotsOfRun = new WeakMap<object, Slots>();
+
+/**
+ * Runs one request within the run's bound of `limit` requests in flight, shared by everything the
+ * run pages at once (several input items each paging id ranges still make `limit` in all).
+ */
+export async function withRequestSlot<T>(run: object, limit: number, work: () => Promise<T>): Promise<T> {
+	let slots = slotsOfRun.get(run);
+	if (slots === undefined) {
+		slots = new Slots(Math.max(1, limit));
+		slotsOfRun.set(run, slots);
+	}
+	return await slots.hold(work);
+}

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationSpec } from '../catalogue';
 import { paginate } from '../pagination';
+import { requestsInParallel } from '../parallel';
 import { queryFromOptions } from '../query';
 import { RESOURCE_TYPES } from '../schema';
 import { invalidParameter } from '../values';
@@ -31,6 +32,7 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 		itemIndex,
 		userId: userIdOverride(this, itemIndex),
 		supportsFilter: true,
+		parallel: requestsInParallel(this),
 		onPage: (document) => {
 			for (const item of readOutput(this, document, itemIndex)) results.push(item);
 		},
