@@ -247,4 +247,24 @@ describe('many input items, requests at once', () => {
 		expect(jsonOf(result)).toHaveLength(20);
 		expect(env.sandbox.tokenRequests()).toHaveLength(1);
 	});
+
+	it('a token that expires mid-run is renewed once for all the requests in flight that met the 401', async () => {
+		env.sandbox.setLatency({ ms: 20, jitterMs: 10 });
+		const input = Array.from({ length: 40 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));
+		// Warm: a stored token, so the run starts without a token request.
+		await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead });
+		env.sandbox.clearLog();
+		let apiSeen = 0;
+		env.sandbox.beforeHandle = (request) => {
+			if (request.kind === 'api' && ++apiSeen === 10) env.sandbox.expireAllTokens();
+		};
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}', requestOptions: { requestsInParallel: 8 } }, { input });
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((item) => item.id)).toEqual(input.map((item) => item.id));
+		const unauthorized = env.sandbox.apiRequests().filter((request) => request.status === 401);
+		// Several requests in flight met the expired token …
+		expect(unauthorized.length).toBeGreaterThan(1);
+		// … and shared one new token.
+		expect(env.sandbox.tokenRequests()).toHaveLength(1);
+	});
 });
