@@ -305,14 +305,16 @@ async function parallelKeyset(
 		gapEnd = frontKey + Math.max(1, Math.ceil((limit - delivered) / firstDensity));
 	}
 
-	// 3. Ranges of equal width between them.
-	const expectedPages = Math.ceil(((gapEnd - frontKey) * firstDensity) / MAX_PAGE_SIZE);
-	const count = Math.max(1, Math.min(parallel, expectedPages, gapEnd - frontKey));
-	const width = (gapEnd - frontKey) / count;
-	for (let index = 0; index < count; index++) {
-		const start = frontKey + Math.round(width * index);
-		const end = index === count - 1 ? gapEnd : frontKey + Math.round(width * (index + 1));
-		ranges.push(newRange(start, end));
+	// 3. Ranges of equal width between them, their bounds on whole pages as far as the density
+	// tells: a range that ends on a full page needs no short page to know it is done.
+	const pageSpan = MAX_PAGE_SIZE / firstDensity;
+	const expectedPages = (gapEnd - frontKey) / pageSpan;
+	const count = Math.max(1, Math.min(parallel, Math.ceil(expectedPages), gapEnd - frontKey));
+	let start = frontKey;
+	for (let index = 1; index <= count; index++) {
+		const end = index === count ? gapEnd : Math.min(gapEnd, frontKey + Math.round(Math.round((expectedPages * index) / count) * pageSpan));
+		if (end > start) ranges.push(newRange(start, end));
+		start = Math.max(start, end);
 	}
 	if (backRange) ranges.push(backRange);
 	else ranges.push(newRange(gapEnd, Infinity));
@@ -361,9 +363,10 @@ async function parallelKeyset(
 			if (busiest === undefined || expectedLeft(range) > expectedLeft(busiest)) busiest = range;
 		}
 		if (busiest && expectedLeft(busiest) >= MIN_PAGES_TO_SPLIT * MAX_PAGE_SIZE) {
-			const density = densityOf(busiest);
-			const from = busiest.lo + (busiest.inFlight ? MAX_PAGE_SIZE / density : 0);
-			const middle = Math.floor(from + (busiest.hi - from) / 2);
+			const span = MAX_PAGE_SIZE / densityOf(busiest);
+			const from = busiest.lo + (busiest.inFlight ? span : 0);
+			// Half the pages left, on a page bound of the part that stays.
+			const middle = Math.floor(from + Math.round((busiest.hi - from) / span / 2) * span);
 			if (middle > busiest.lo && middle < busiest.hi) {
 				const taken = newRange(middle, busiest.hi);
 				busiest.hi = middle;

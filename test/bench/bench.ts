@@ -348,7 +348,7 @@ async function sectionLatency(): Promise<LatencyResult> {
 				}
 			}
 			result.returnAll.push(entry);
-			if (deals === LATENCY_SIZES[0]) {
+			if (deals === LATENCY_SIZES[0] && LATENCY_ITEMS > 0) {
 				for (const operation of ['taskUpdate', 'leadRead'] as const) {
 					const byParallel: Record<number, LatencySample[]> = {};
 					const httpRequest: LatencySample[] = [];

@@ -96,8 +96,9 @@ describe('Return All in id order, id ranges paged at once', () => {
 		const queries = env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery));
 		expect(queries[0]).toBe('page[size]=100');
 		expect(queries.slice(1).sort()).toEqual([
-			"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10175'))&page[size]=100",
-			"filter=and(greaterThan(id,'10175'),lessOrEqual(id,'10250'))&page[size]=100",
+			// 150 deals to go, 1 per id: one range on a whole page, the rest after it.
+			"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10200'))&page[size]=100",
+			"filter=and(greaterThan(id,'10200'),lessOrEqual(id,'10250'))&page[size]=100",
 		]);
 	});
 
@@ -251,14 +252,18 @@ describe('many input items, requests at once', () => {
 	it('a token that expires mid-run is renewed once for all the requests in flight that met the 401', async () => {
 		env.sandbox.setLatency({ ms: 20, jitterMs: 10 });
 		const input = Array.from({ length: 40 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));
-		// Warm: a stored token, so the run starts without a token request.
-		await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead });
+		// Warm: a token fetched and stored by this credential, so the run starts without a token request.
+		const { CredentialStore, sandboxCredential, runNode } = await import('../harness');
+		const store = new CredentialStore();
+		store.add('loanCrmOAuth2Api', sandboxCredential(env.sandbox));
+		const run = (parameters: Record<string, unknown>, input?: Array<Record<string, string>>) => runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters, credentials: store, input });
+		await run({ resource: 'lead', operation: 'get', leadId: ids().lead });
 		env.sandbox.clearLog();
 		let apiSeen = 0;
 		env.sandbox.beforeHandle = (request) => {
 			if (request.kind === 'api' && ++apiSeen === 10) env.sandbox.expireAllTokens();
 		};
-		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}', requestOptions: { requestsInParallel: 8 } }, { input });
+		const result = await run({ resource: 'lead', operation: 'get', leadId: '={{ $json.id }}', requestOptions: { requestsInParallel: 8 } }, input);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result).map((item) => item.id)).toEqual(input.map((item) => item.id));
 		const unauthorized = env.sandbox.apiRequests().filter((request) => request.status === 401);
