@@ -514,7 +514,7 @@ function latencyRows(r: LatencyResult): Row[] {
 		const parMs = median(parallel, (s) => s.ms);
 		const seqTokens = median(sequential, (s) => s.spent);
 		const describe = (samples: LatencySample[], p: number) =>
-			`${same(samples.map((s) => s.api))} requests, ${same(samples.map((s) => s.spent))} rate-limit tokens, peak RSS ${megabytes(median(samples, (s) => s.maxRss ?? NaN))}; ÷ floor (${seconds(floor(p))}) = ${ratio(median(samples, (s) => s.ms) / floor(p))}; ${integrity(samples)}`;
+			`${same(samples.map((s) => s.api))} requests, ${same(samples.map((s) => s.spent))} rate-limit tokens, peak RSS ${megabytes(median(samples, (s) => s.maxRss ?? NaN))}, CPU of the engine process ${seconds(median(samples, (s) => s.selfCpuMs))}; ÷ floor (${seconds(floor(p))}) = ${ratio(median(samples, (s) => s.ms) / floor(p))}; ${integrity(samples)}`;
 		rows.push(row(`Return All ${n} deals: node, one page at a time`, summarize(sequential.map((s) => s.ms)), seconds, describe(sequential, 1)));
 		const parTokens = median(parallel, (s) => s.spent);
 		let note = `${describe(parallel, LATENCY_PARALLEL)}; ÷ one page at a time = ${ratio(parMs / seqMs)}; tokens ÷ one page at a time = ${ratio(parTokens / seqTokens)}`;
@@ -539,7 +539,7 @@ function latencyRows(r: LatencyResult): Row[] {
 			if (samples.length === 0) continue;
 			const floor = Math.ceil(LATENCY_ITEMS / parallel) * LATENCY_MS;
 			const ms = median(samples, (s) => s.ms);
-			let note = `${seconds(ms)}; ${same(samples.map((s) => s.api))} requests; ÷ floor (${seconds(floor)}) = ${ratio(ms / floor)}; ${integrity(samples)}`;
+			let note = `${seconds(ms)}; ${same(samples.map((s) => s.api))} requests; CPU of the engine process ${seconds(median(samples, (s) => s.selfCpuMs))}; ÷ floor (${seconds(floor)}) = ${ratio(ms / floor)}; ${integrity(samples)}`;
 			if (parallel > 1) {
 				const speedup = rate(samples).median / sequentialRate;
 				note += `; ${ratio(speedup)} the sequential rate (target ≥ ${num(0.8 * parallel, 1)}: ${speedup >= 0.8 * parallel ? 'met' : 'NOT met'})`;

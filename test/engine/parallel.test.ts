@@ -2,6 +2,8 @@
  * Requests in Parallel: id ranges paged at once by Return All, and many input items handled at
  * once by the router, through n8n-core's engine against the sandbox.
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import type { LoggedRequest } from '../sandbox';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
@@ -256,7 +258,7 @@ describe('many input items, requests at once', () => {
 		const { CredentialStore, sandboxCredential, runNode } = await import('../harness');
 		const store = new CredentialStore();
 		store.add('loanCrmOAuth2Api', sandboxCredential(env.sandbox));
-		const run = (parameters: Record<string, unknown>, input?: Array<Record<string, string>>) => runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters, credentials: store, input });
+		const run = (parameters: INodeParameters, input?: Array<Record<string, string>>) => runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters, credentials: store, input });
 		await run({ resource: 'lead', operation: 'get', leadId: ids().lead });
 		env.sandbox.clearLog();
 		let apiSeen = 0;
