@@ -222,16 +222,18 @@ const MIN_PAGES_TO_SPLIT = 2;
  * 2. Without a Limit: the last page (the highest ids, by the opposite sort). It is data, not a
  *    probe, and bounds the id space; if it is short, the read is complete. With a Limit the range
  *    is estimated from the first page's density instead, with an open end behind it.
- * 3. The ids in between are split into up to `parallel` ranges of equal width, each paged with the
- *    keyset pattern bounded above (`and(greaterThan(id,'a'),lessOrEqual(id,'b'))`, page 1). Id
- *    spaces have gaps, so equal width is only a start: a worker whose range is finished takes over
- *    the upper half of the range that still holds the most records by its observed density.
+ * 3. The ids in between are split into up to `parallel` ranges of equal width (bounds on whole
+ *    pages by the first page's density), each paged with the keyset pattern bounded above
+ *    (`and(greaterThan(id,'a'),lessOrEqual(id,'b'))`, page 1). Id spaces have gaps, so equal
+ *    width is only a start: a worker whose range is finished takes over the upper half of the
+ *    range that still holds the most records by its observed density.
  * 4. Pages are emitted strictly in id order; with a Limit no request is sent once the records
  *    known below a range already fill the Limit, and the open end behind the estimated ranges is
  *    read (page after page) only if they did not fill it.
  *
  * Every request is a page-1 keyset request, so each costs what a page-after-page keyset request
- * costs; the only extra requests are one short page where ranges meet. Records are never lost or
+ * costs; an extra request is needed only where ranges meet off a whole page (a short page, or an
+ * empty one after a full one). Records are never lost or
  * repeated when others are created or deleted meanwhile: every answer covers a stretch of ids
  * completely, and each id is taken from the first answer that covers it.
  */

@@ -341,7 +341,13 @@ async function sectionLatency(): Promise<LatencyResult> {
 				];
 				if (http.available) clients.push([entry.httpRequest, { kind: 'httpRequest' }, 'HTTP Request node']);
 				for (const [samples, client, label] of clients) {
-					const sample = await runJob<LatencySample>({ kind: 'latencyReturnAll', sandbox: sandbox.info, client });
+					let sample: LatencySample;
+					try {
+						sample = await runJob<LatencySample>({ kind: 'latencyReturnAll', sandbox: sandbox.info, client });
+					} catch (error) {
+						problems.push(`${LATENCY_MS} ms Return All ${deals} (${label}): ${String(error).split('\n')[0]}`);
+						continue;
+					}
 					samples.push(sample);
 					progress(`${LATENCY_MS} ms: Return All ${num(deals)}, ${label}: ${seconds(sample.ms)}, ${sample.api} requests, ${sample.spent} tokens`);
 					checkSamples(`${LATENCY_MS} ms Return All ${deals} (${label})`, [sample], deals);
@@ -630,6 +636,12 @@ async function main(): Promise<void> {
 		...(rateLimit ? [rateLimit.nodeKeyset, rateLimit.nodeSorted, rateLimit.floorKeyset, rateLimit.floorPageNumber, rateLimit.floorPageNumberSorted, rateLimit.floorNextLink, rateLimit.httpRequest.nextLink ?? [], rateLimit.httpRequest.pageParameter ?? []].flat() : []),
 		...tokens.flatMap((c) => c.samples),
 		...(writes ? [...writes.node, ...writes.floor] : []),
+		...(latency
+			? [
+					...latency.returnAll.flatMap((entry) => [...entry.sequential, ...entry.parallel, ...entry.httpRequest]),
+					...latency.items.flatMap((entry) => [...Object.values(entry.byParallel).flat(), ...entry.httpRequest]),
+				]
+			: []),
 	].filter((sample) => sample.otherCpuMs !== undefined);
 	const shares = [...all.map((sample) => (sample.otherCpuMs as number) / sample.ms), ...flatten.flatMap((c) => c.otherShare)];
 	const over = shares.filter((value) => value > DISTURBED_SHARE).length;
