@@ -9,11 +9,12 @@ import { displayNameOf, idParameters, idTypeOf, showFor, writeFields } from './c
 import { conditionsProperty } from './conditions';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
 import { idParameterLabel, idSourceOf, locatorProperty } from './locators';
+import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from './parallel';
 import { RESOURCE_TYPES } from './schema';
 
 const READ_SHAPES = new Set(['getMany', 'getRelatedMany', 'get', 'getById']);
 
-/** Shown for every operation: act as another adviser than the credential's User ID. */
+/** Shown for every operation: act as another adviser than the credential's User ID; how many requests at once. */
 const REQUEST_OPTIONS: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -28,6 +29,15 @@ const REQUEST_OPTIONS: INodeProperties = {
 			default: '',
 			placeholder: 'e.g. 1002',
 			description: "Adviser contact ID to act as for this node, sent as the UserId header instead of the credential's User ID. Writes are recorded against this adviser.",
+		},
+		{
+			displayName: 'Requests in Parallel',
+			name: 'requestsInParallel',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
+			default: DEFAULT_REQUESTS_IN_PARALLEL,
+			description:
+				'How many requests this node keeps in flight: input items handled at once, or ID ranges paged at once by Return All. 1 sends one request at a time. Lower it when your rate-limit budget is small or other workflows share it.',
 		},
 	],
 };

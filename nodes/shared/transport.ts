@@ -81,6 +81,26 @@ interface ExecutionState {
 	rejectedToken?: FailedExchange;
 	/** The credential could not get a token; later requests of the run fail at once, without asking again. */
 	tokenProblem?: string;
+	/**
+	 * After a 429 every request of the run, in flight or not, waits until then (`Date.now()` ms):
+	 * the budget is shared, so one worker's retry-after holds for all of them.
+	 */
+	rateLimitedUntil?: number;
+	/**
+	 * Settles when the run's first request has its answer. Requests sent in parallel wait for it, so
+	 * that a token missing at the start is fetched once (not once per request in flight), and a
+	 * failing token endpoint or a rejected token stops the others before they are sent.
+	 */
+	firstExchange?: Promise<void>;
+}
+
+/** Waits while the run is paused by a 429's retry-after (which may be extended meanwhile). */
+async function waitForRateLimit(state: ExecutionState): Promise<void> {
+	for (;;) {
+		const wait = (state.rateLimitedUntil ?? 0) - Date.now();
+		if (wait <= 0) return;
+		await sleep(wait);
+	}
 }
 
 const executionState = new WeakMap<object, ExecutionState>();
@@ -242,9 +262,23 @@ async function send(context: RequestContext, options: IHttpRequestOptions): Prom
  * 429 waits for `retry-after`; 502/503/504 and dropped connections are retried only for GET.
  */
 export async function apiRequest(this: RequestContext, request: ApiRequest): Promise<ApiResponse> {
-	const node = this.getNode();
-	const settings = await settingsOf(this, request.itemIndex);
 	const state = stateOf(this);
+	if (state.firstExchange !== undefined) {
+		await state.firstExchange;
+		return await exchange(this, state, request);
+	}
+	let answered = (): void => undefined;
+	state.firstExchange = new Promise<void>((resolve) => (answered = resolve));
+	try {
+		return await exchange(this, state, request);
+	} finally {
+		answered();
+	}
+}
+
+async function exchange(context: RequestContext, state: ExecutionState, request: ApiRequest): Promise<ApiResponse> {
+	const node = context.getNode();
+	const settings = await settingsOf(context, request.itemIndex);
 	if (state.rejectedToken) {
 		throw toNodeApiError(node, { ...state.rejectedToken, path: request.path, method: request.method }, settings.secrets, request.itemIndex);
 	}
@@ -269,7 +303,8 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 	let rateLimitAttempts = 0;
 	let transientAttempts = 0;
 	for (;;) {
-		const outcome = await send(this, options);
+		await waitForRateLimit(state);
+		const outcome = await send(context, options);
 
 		const failure: FailedExchange = {
 			method: request.method,
@@ -306,7 +341,7 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 			failure.attempts = rateLimitAttempts;
 			const wait = retryAfter ?? RETRY_POLICY.defaultRetryAfterSeconds;
 			if (rateLimitAttempts < RETRY_POLICY.rateLimitAttempts && wait <= RETRY_POLICY.maxRetryAfterSeconds) {
-				await sleep(wait * 1000);
+				state.rateLimitedUntil = Math.max(state.rateLimitedUntil ?? 0, Date.now() + wait * 1000);
 				continue;
 			}
 			throw toNodeApiError(node, failure, settings.secrets, request.itemIndex);

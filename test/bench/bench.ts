@@ -9,7 +9,9 @@
  * memory stay out of the figures and each Get Many run's peak memory is its own process's.
  *
  * Environment: BENCH_RUNS (measured runs per figure, default 5), BENCH_SIZES (comma-separated deal
- * counts for section 1, default 1000,10000,50000), BENCH_OUT (results file).
+ * counts for section 1, default 1000,10000,50000), BENCH_OUT (results file), BENCH_SECTIONS
+ * (`loopback`, `latency` or both, the default), BENCH_LATENCY_MS (50), BENCH_LATENCY_RUNS (1),
+ * BENCH_LATENCY_SIZES (10000,50000), BENCH_LATENCY_ITEMS (1000).
  * See test/bench/README.md for what each figure means.
  */
 import { fork } from 'child_process';
@@ -22,6 +24,7 @@ import type { TokenCase } from './engine';
 import type { FlattenCase } from './flatten-bench';
 import type { TriggerBurstCase } from './trigger-burst';
 import { httpRequestNodeInfo } from './http-request-node';
+import type { LatencyClient, LatencySample, ItemOperation } from './latency';
 import type { RunSample } from './sample';
 import type { SandboxInfo } from './sandbox-process';
 import type { Summary } from './stats';
@@ -53,6 +56,16 @@ const TRIGGER_BURST_RUNS = 3;
 /** Section 5. */
 const WRITE_ITEMS = 1000;
 const WRITE_WARMUPS = 1;
+/** Section 6: over a played network. */
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'loopback,latency').split(',').map((name) => name.trim());
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? '50');
+/** ± this, uniform: a steady link, so the floor below is the right yardstick. */
+const LATENCY_JITTER_MS = Math.round(LATENCY_MS / 10);
+const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? '1');
+const LATENCY_SIZES = (process.env.BENCH_LATENCY_SIZES ?? '10000,50000').split(',').map((n) => Number(n.trim()));
+const LATENCY_ITEMS = Number(process.env.BENCH_LATENCY_ITEMS ?? '1000');
+const LATENCY_PARALLEL = 4;
+const ITEM_PARALLELS = [1, 4, 8];
 const JOB_TIMEOUT_MS = 5 * 60_000;
 /** Section 1: a run is repeated when other processes used more than this share of a core during it. */
 const DISTURBED_SHARE = 0.25;
@@ -86,8 +99,9 @@ interface RunningSandbox {
 	child: ChildProcess;
 }
 
-async function startSandboxProcess(deals: number): Promise<RunningSandbox> {
-	const child = fork(resolve(__dirname, 'sandbox-process.ts'), ['--deals', String(deals)], {
+async function startSandboxProcess(deals: number, latencyMs = 0): Promise<RunningSandbox> {
+	const latency = latencyMs > 0 ? ['--latency', String(latencyMs), '--jitter', String(LATENCY_JITTER_MS)] : [];
+	const child = fork(resolve(__dirname, 'sandbox-process.ts'), ['--deals', String(deals), ...latency], {
 		cwd: REPO_ROOT,
 		execArgv: EXEC_ARGV,
 		env: CHILD_ENV,
@@ -311,6 +325,68 @@ async function sectionWrites(sandbox: SandboxInfo): Promise<WritesResult> {
 	return { node, floor };
 }
 
+interface LatencyResult {
+	returnAll: Array<{ deals: number; sequential: LatencySample[]; parallel: LatencySample[]; httpRequest: LatencySample[] }>;
+	items: Array<{ operation: ItemOperation; byParallel: Record<number, LatencySample[]>; httpRequest: LatencySample[] }>;
+}
+
+async function sectionLatency(): Promise<LatencyResult> {
+	const result: LatencyResult = { returnAll: [], items: [] };
+	const http = httpRequestNodeInfo();
+	for (const deals of LATENCY_SIZES) {
+		progress(`starting the sandbox with ${num(deals)} deals and ${LATENCY_MS} ms latency`);
+		const sandbox = await startSandboxProcess(deals, LATENCY_MS);
+		try {
+			const entry = { deals, sequential: [] as LatencySample[], parallel: [] as LatencySample[], httpRequest: [] as LatencySample[] };
+			for (let run = 0; run < LATENCY_RUNS; run++) {
+				const clients: Array<[LatencySample[], LatencyClient, string]> = [
+					[entry.sequential, { kind: 'node', parallel: 1 }, 'node, one page at a time'],
+					[entry.parallel, { kind: 'node', parallel: LATENCY_PARALLEL }, `node, ${LATENCY_PARALLEL} ranges`],
+				];
+				if (http.available) clients.push([entry.httpRequest, { kind: 'httpRequest' }, 'HTTP Request node']);
+				for (const [samples, client, label] of clients) {
+					let sample: LatencySample;
+					try {
+						sample = await runJob<LatencySample>({ kind: 'latencyReturnAll', sandbox: sandbox.info, client });
+					} catch (error) {
+						problems.push(`${LATENCY_MS} ms Return All ${deals} (${label}): ${String(error).split('\n')[0]}`);
+						continue;
+					}
+					samples.push(sample);
+					progress(`${LATENCY_MS} ms: Return All ${num(deals)}, ${label}: ${seconds(sample.ms)}, ${sample.api} requests, ${sample.spent} tokens`);
+					checkSamples(`${LATENCY_MS} ms Return All ${deals} (${label})`, [sample], deals);
+				}
+			}
+			result.returnAll.push(entry);
+			if (deals === LATENCY_SIZES[0] && LATENCY_ITEMS > 0) {
+				for (const operation of ['taskUpdate', 'leadRead'] as const) {
+					const byParallel: Record<number, LatencySample[]> = {};
+					const httpRequest: LatencySample[] = [];
+					for (let run = 0; run < LATENCY_RUNS; run++) {
+						for (const parallel of ITEM_PARALLELS) {
+							const sample = await runJob<LatencySample>({ kind: 'latencyItems', sandbox: sandbox.info, operation, items: LATENCY_ITEMS, client: { kind: 'node', parallel } });
+							(byParallel[parallel] ??= []).push(sample);
+							progress(`${LATENCY_MS} ms: ${operation} × ${LATENCY_ITEMS}, Requests in Parallel ${parallel}: ${seconds(sample.ms)}`);
+							checkSamples(`${LATENCY_MS} ms ${operation} (parallel ${parallel})`, [sample], LATENCY_ITEMS);
+						}
+						if (http.available) {
+							const client: LatencyClient = { kind: 'httpRequest', batchSize: LATENCY_PARALLEL, batchIntervalMs: LATENCY_MS };
+							const sample = await runJob<LatencySample>({ kind: 'latencyItems', sandbox: sandbox.info, operation, items: LATENCY_ITEMS, client });
+							httpRequest.push(sample);
+							progress(`${LATENCY_MS} ms: ${operation} × ${LATENCY_ITEMS}, HTTP Request node batching ${LATENCY_PARALLEL}/${LATENCY_MS} ms: ${seconds(sample.ms)}`);
+							checkSamples(`${LATENCY_MS} ms ${operation} (HTTP Request node)`, [sample], LATENCY_ITEMS);
+						}
+					}
+					result.items.push({ operation, byParallel, httpRequest });
+				}
+			}
+		} finally {
+			await stopSandboxProcess(sandbox);
+		}
+	}
+	return result;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The table
 
@@ -432,7 +508,7 @@ function writeRows(w: WritesResult): Row[] {
 }
 
 function triggerBurstRows(cases: TriggerBurstCase[]): Row[] {
-	const rows: Row[] = [section(`6. Loan CRM Trigger: one poll after ${num(TRIGGER_BURST_CHANGES)} deals changed (a bulk import), fresh baseline each run`)];
+	const rows: Row[] = [section(`7. Loan CRM Trigger: one poll after ${num(TRIGGER_BURST_CHANGES)} deals changed (a bulk import), fresh baseline each run`)];
 	for (const c of cases) {
 		checkSamples(`trigger burst (${c.event})`, c.samples, c.event === 'Deal Updated' ? c.changes : undefined);
 		for (const sample of c.samples) if (!sample.inOrder) problems.push(`trigger burst (${c.event}): items not emitted once each in change order`);
@@ -441,6 +517,70 @@ function triggerBurstRows(cases: TriggerBurstCase[]): Row[] {
 		rows.push(row(`${c.event}: API requests`, summarize(c.samples.map((s) => s.api)), count, `⌈${num(c.changes)}/100⌉ = ${num(Math.ceil(c.changes / 100))}, + 1 when the last page is full (no meta.total)`));
 		rows.push(row(`${c.event}: peak RSS`, summarize(c.samples.map((s) => s.peakRss ?? 0)), megabytes, `started at ${megabytes(summarize(c.samples.map((s) => s.startRss ?? 0)).median)}; peak heap ${megabytes(summarize(c.samples.map((s) => s.peakHeap ?? 0)).median)}`));
 		rows.push(row(`${c.event}: static data after the poll`, summarize(c.samples.map((s) => s.staticDataBytes)), megabytes, 'JSON, as n8n stores it'));
+	}
+	return rows;
+}
+
+function latencyRows(r: LatencyResult): Row[] {
+	const rows: Row[] = [
+		section(
+			`6. Over a ${LATENCY_MS} ms network (sandbox latency ${LATENCY_MS} ± ${LATENCY_JITTER_MS} ms on every request), median of ${LATENCY_RUNS} run(s); floor = ⌈requests ÷ parallelism⌉ × ${LATENCY_MS} ms`,
+		),
+	];
+	const median = (samples: LatencySample[], pick: (sample: LatencySample) => number) => summarize(samples.map(pick)).median;
+	const integrity = (samples: LatencySample[]) =>
+		`${same(samples.map((s) => s.lost))} lost, ${same(samples.map((s) => s.duplicated))} duplicated, ${same(samples.map((s) => s.token))} token requests`;
+	for (const { deals, sequential, parallel, httpRequest } of r.returnAll) {
+		const n = num(deals);
+		const pages = median(sequential, (s) => s.api);
+		const floor = (p: number) => Math.ceil(pages / p) * LATENCY_MS;
+		const seqMs = median(sequential, (s) => s.ms);
+		const parMs = median(parallel, (s) => s.ms);
+		const seqTokens = median(sequential, (s) => s.spent);
+		const describe = (samples: LatencySample[], p: number) =>
+			`${same(samples.map((s) => s.api))} requests, ${same(samples.map((s) => s.spent))} rate-limit tokens, peak RSS ${megabytes(median(samples, (s) => s.maxRss ?? NaN))}, CPU of the engine process ${seconds(median(samples, (s) => s.selfCpuMs))}; ÷ floor (${seconds(floor(p))}) = ${ratio(median(samples, (s) => s.ms) / floor(p))}; ${integrity(samples)}`;
+		rows.push(row(`Return All ${n} deals: node, one page at a time`, summarize(sequential.map((s) => s.ms)), seconds, describe(sequential, 1)));
+		const parTokens = median(parallel, (s) => s.spent);
+		let note = `${describe(parallel, LATENCY_PARALLEL)}; ÷ one page at a time = ${ratio(parMs / seqMs)}; tokens ÷ one page at a time = ${ratio(parTokens / seqTokens)}`;
+		if (httpRequest.length > 0) {
+			const httpMs = median(httpRequest, (s) => s.ms);
+			note += `; ÷ HTTP Request node = ${ratio(parMs / httpMs)}`;
+			if (deals === Math.max(...LATENCY_SIZES)) {
+				const met = parMs / seqMs <= 0.35 && parMs / httpMs <= 0.35 && parTokens <= seqTokens && parMs / floor(LATENCY_PARALLEL) <= 1.3;
+				note += `; targets (≤ 0.35× both, same tokens, ≤ 1.3× floor): ${met ? 'met' : 'NOT met'}`;
+			}
+		}
+		rows.push(row(`Return All ${n} deals: node, ${LATENCY_PARALLEL} id ranges in parallel`, summarize(parallel.map((s) => s.ms)), seconds, note));
+		if (httpRequest.length > 0) rows.push(row(`Return All ${n} deals: n8n HTTP Request node, links.next`, summarize(httpRequest.map((s) => s.ms)), seconds, describe(httpRequest, 1)));
+		else rows.push(textRow(`Return All ${n} deals: n8n HTTP Request node`, 'not measured', 'n8n-nodes-base is not installed'));
+	}
+	for (const { operation, byParallel, httpRequest } of r.items) {
+		const label = operation === 'taskUpdate' ? `${num(LATENCY_ITEMS)} task updates` : `${num(LATENCY_ITEMS)} lead reads`;
+		const rate = (samples: LatencySample[]) => summarize(samples.map((s) => (s.records * 1000) / s.ms));
+		const sequentialRate = rate(byParallel[1] ?? []).median;
+		for (const parallel of ITEM_PARALLELS) {
+			const samples = byParallel[parallel] ?? [];
+			if (samples.length === 0) continue;
+			const floor = Math.ceil(LATENCY_ITEMS / parallel) * LATENCY_MS;
+			const ms = median(samples, (s) => s.ms);
+			let note = `${seconds(ms)}; ${same(samples.map((s) => s.api))} requests; CPU of the engine process ${seconds(median(samples, (s) => s.selfCpuMs))}; ÷ floor (${seconds(floor)}) = ${ratio(ms / floor)}; ${integrity(samples)}`;
+			if (parallel > 1) {
+				const speedup = rate(samples).median / sequentialRate;
+				note += `; ${ratio(speedup)} the sequential rate (target ≥ ${num(0.8 * parallel, 1)}: ${speedup >= 0.8 * parallel ? 'met' : 'NOT met'})`;
+			}
+			rows.push(row(`${label}: node, Requests in Parallel ${parallel}`, rate(samples), perSecond, note));
+		}
+		if (httpRequest.length > 0) {
+			const ms = median(httpRequest, (s) => s.ms);
+			rows.push(
+				row(
+					`${label}: n8n HTTP Request node, batching ${LATENCY_PARALLEL} items per ${LATENCY_MS} ms`,
+					rate(httpRequest),
+					perSecond,
+					`${seconds(ms)}; ${same(httpRequest.map((s) => s.api))} requests; ${integrity(httpRequest)}`,
+				),
+			);
+		}
 	}
 	return rows;
 }
@@ -473,7 +613,7 @@ async function main(): Promise<void> {
 	let triggerBurst: TriggerBurstCase[] = [];
 
 	const smallest = Math.min(...SIZES);
-	const sandboxSizes = [...new Set([...SIZES, RATE_LIMIT_DEALS])].sort((a, b) => a - b);
+	const sandboxSizes = SECTIONS.includes('loopback') ? [...new Set([...SIZES, RATE_LIMIT_DEALS])].sort((a, b) => a - b) : [];
 	for (const deals of sandboxSizes) {
 		progress(`starting the sandbox with ${num(deals)} deals`);
 		const sandbox = await startSandboxProcess(deals);
@@ -499,11 +639,14 @@ async function main(): Promise<void> {
 		}
 	}
 
-	const rows: Row[] = [...getManyRows(getMany), ...flattenRows(flatten)];
+	const latency = SECTIONS.includes('latency') ? await sectionLatency() : undefined;
+
+	const rows: Row[] = SECTIONS.includes('loopback') ? [...getManyRows(getMany), ...flattenRows(flatten)] : [];
 	if (rateLimit) rows.push(...rateLimitRows(rateLimit));
-	rows.push(...tokenRows(tokens));
+	if (SECTIONS.includes('loopback')) rows.push(...tokenRows(tokens));
 	if (writes) rows.push(...writeRows(writes));
 	if (triggerBurst.length > 0) rows.push(...triggerBurstRows(triggerBurst));
+	if (latency) rows.push(...latencyRows(latency));
 
 	const heading = [
 		`Loan CRM nodes benchmark — ${meta.date.slice(0, 10)}`,
@@ -515,6 +658,12 @@ async function main(): Promise<void> {
 		...(rateLimit ? [rateLimit.nodeKeyset, rateLimit.nodeSorted, rateLimit.floorKeyset, rateLimit.floorPageNumber, rateLimit.floorPageNumberSorted, rateLimit.floorNextLink, rateLimit.httpRequest.nextLink ?? [], rateLimit.httpRequest.pageParameter ?? []].flat() : []),
 		...tokens.flatMap((c) => c.samples),
 		...(writes ? [...writes.node, ...writes.floor] : []),
+		...(latency
+			? [
+					...latency.returnAll.flatMap((entry) => [...entry.sequential, ...entry.parallel, ...entry.httpRequest]),
+					...latency.items.flatMap((entry) => [...Object.values(entry.byParallel).flat(), ...entry.httpRequest]),
+				]
+			: []),
 	].filter((sample) => sample.otherCpuMs !== undefined);
 	const shares = [...all.map((sample) => (sample.otherCpuMs as number) / sample.ms), ...flatten.flatMap((c) => c.otherShare)];
 	const over = shares.filter((value) => value > DISTURBED_SHARE).length;
@@ -531,7 +680,7 @@ async function main(): Promise<void> {
 		for (const problem of problems) console.log(`- ${problem}`);
 	}
 
-	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes, triggerBurst };
+	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes, triggerBurst, latency };
 	writeFileSync(OUT, `${JSON.stringify(results, null, '\t')}\n`);
 	progress(`results written to ${OUT} (${((Date.now() - startedAt) / 1000).toFixed(0)} s in all)`);
 	if (problems.length > 0) process.exitCode = 1;

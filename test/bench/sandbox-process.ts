@@ -2,7 +2,7 @@
  * The sandbox service in a process of its own, so its CPU time and memory stay out of the figures
  * of the process that runs n8n's engine (or the floor loop). Started by bench.ts with `fork`.
  *
- *   sandbox-process.ts --deals N
+ *   sandbox-process.ts --deals N [--latency MS --jitter MS]
  *
  * Besides the sandbox it listens on a second loopback port for the bench's control calls, which
  * the sandbox neither logs nor charges:
@@ -75,7 +75,8 @@ function stats(sandbox: Sandbox, cpuStart: NodeJS.CpuUsage): SandboxStats {
 
 async function main(): Promise<void> {
 	const deals = Number(arg('--deals') ?? '1000');
-	const sandbox = await startSandbox({ sizes: { deals } });
+	const latency = Number(arg('--latency') ?? '0');
+	const sandbox = await startSandbox({ sizes: { deals }, latency: latency > 0 ? { ms: latency, jitterMs: Number(arg('--jitter') ?? '0') } : false });
 	let cpuStart = process.cpuUsage();
 
 	const control = http.createServer((req, res) => {

@@ -3,6 +3,7 @@
  * JSON in argv[2], the result goes back with `process.send`. Engine jobs load n8n-core and the
  * harness; floor jobs load nothing but Node.
  */
+import type { ItemOperation, LatencyClient } from './latency';
 import type { RunSample } from './sample';
 import type { FloorPaging } from './floor';
 import { fetchToken, floorGetAll, floorPatchTasks, taskUpdates } from './floor';
@@ -20,7 +21,10 @@ export type Job =
 	| { kind: 'nodeWrites'; sandbox: SandboxInfo; items: number; runs: number; warmups: number }
 	| { kind: 'floorWrites'; sandbox: SandboxInfo; items: number; runs: number; warmups: number }
 	| { kind: 'flatten'; sandbox: SandboxInfo; sizes: number[]; include: string; samples: number; sampleMs: number }
-	| { kind: 'triggerBurst'; sandbox: SandboxInfo; changes: number; runs: number };
+	| { kind: 'triggerBurst'; sandbox: SandboxInfo; changes: number; runs: number }
+
+	| { kind: 'latencyReturnAll'; sandbox: SandboxInfo; client: LatencyClient }
+	| { kind: 'latencyItems'; sandbox: SandboxInfo; operation: ItemOperation; items: number; client: LatencyClient };
 
 /** The floor's Get Many: warm-up loops, then one measured loop over every page, like nodeGetMany. */
 async function floorGetMany(sandbox: SandboxInfo, warmupRecords: number, warmups: number): Promise<RunSample> {
@@ -98,6 +102,14 @@ async function run(job: Job): Promise<unknown> {
 			const samples = await floorRuns(job.sandbox, job.runs, job.warmups, (token) => floorPatchTasks(job.sandbox, token, updates));
 			await new Control(job.sandbox.controlUrl).dataReset();
 			return samples;
+		}
+		case 'latencyReturnAll': {
+			const latency = await import('./latency');
+			return await latency.latencyReturnAll(job.sandbox, job.client);
+		}
+		case 'latencyItems': {
+			const latency = await import('./latency');
+			return await latency.latencyItems(job.sandbox, job.operation, job.items, job.client);
 		}
 		case 'flatten': {
 			const flatten = await import('./flatten-bench');

@@ -10,8 +10,8 @@ const env = useSandbox({ sizes: { deals: TOTAL_DEALS } });
 const getMany = (extra: Record<string, unknown> = {}) => ({ resource: 'deal', operation: 'getMany', ...extra });
 
 describe('Deals → Get Many', () => {
-	it('returns all 1,000 deals with keyset paging in ceil(1000/100)+1 requests', async () => {
-		const result = await env.run('loanCrmDeals', getMany({ returnAll: true }));
+	it('returns all 1,000 deals with keyset paging in ceil(1000/100)+1 requests, one page at a time', async () => {
+		const result = await env.run('loanCrmDeals', getMany({ returnAll: true, requestOptions: { requestsInParallel: 1 } }));
 		expect(result.error).toBeUndefined();
 		const items = jsonOf(result);
 		expect(items).toHaveLength(TOTAL_DEALS);
@@ -51,8 +51,8 @@ describe('Deals → Get Many', () => {
 		expect(decodedQuery(requests[0].rawQuery)).toBe('page[size]=7');
 	});
 
-	it('limit 250 pages with shrinking page size and stops at the limit', async () => {
-		const result = await env.run('loanCrmDeals', getMany({ limit: 250 }));
+	it('limit 250 pages with shrinking page size and stops at the limit, one page at a time', async () => {
+		const result = await env.run('loanCrmDeals', getMany({ limit: 250, requestOptions: { requestsInParallel: 1 } }));
 		expect(jsonOf(result)).toHaveLength(250);
 		const sizes = env.sandbox.apiRequests().map((request) => request.query['page[size]']);
 		expect(sizes).toEqual(['100', '100', '50']);

@@ -345,6 +345,18 @@ describe('ids and items', () => {
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, { input });
 		expect(result.error?.message).toBe("Loan CRM has no leads 999999 (404): The requested resource does not exist. Resource of type 'leads' with ID '999999' does not exist.");
 		expect(result.error?.context.itemIndex).toBe(1);
+		// Requests in Parallel (default 4): item 0 goes first alone, then items 1 and 2 together, so
+		// item 2 was already sent when item 1 failed.
+		const paths = env.sandbox.apiRequests().map((request) => request.path);
+		expect(paths[0]).toBe(`/jsonapi/leads/${ids().lead}`);
+		expect(paths.slice(1).sort()).toEqual([`/jsonapi/leads/${ids().lead}`, '/jsonapi/leads/999999']);
+	});
+
+	it('without Continue On Fail and one request at a time, nothing after the failing item is sent', async () => {
+		const input = [{ id: ids().lead }, { id: '999999' }, { id: ids().lead }];
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}', requestOptions: { requestsInParallel: 1 } }, { input });
+		expect(result.error?.message).toBe("Loan CRM has no leads 999999 (404): The requested resource does not exist. Resource of type 'leads' with ID '999999' does not exist.");
+		expect(result.error?.context.itemIndex).toBe(1);
 		expect(env.sandbox.apiRequests()).toHaveLength(2);
 	});
 });

@@ -365,8 +365,9 @@ export function defineReliabilitySuite(rateLimit: false | RateLimitConfig): void
 			});
 		});
 
-		it('without it, the run stops at the first failure, its item index travelling as itemIndex', async () => {
-			const result = await run('nothing lost', 'loanCrmLeadsAndTasks', { ...parameters, leadId: parameters.leadId.replace('LEAD', ids().lead) }, { input });
+		it('without it, one request at a time: the run stops at the first failure, its item index travelling as itemIndex', async () => {
+			const sequential = { ...parameters, leadId: parameters.leadId.replace('LEAD', ids().lead), requestOptions: { requestsInParallel: 1 } };
+			const result = await run('nothing lost', 'loanCrmLeadsAndTasks', sequential, { input });
 			expect(result.error?.message).toBe("Loan CRM has no leads 999999 (404): The requested resource does not exist. Resource of type 'leads' with ID '999999' does not exist.");
 			expect(result.error?.context.itemIndex).toBe(4);
 			expect(sandbox.apiRequests()).toHaveLength(5);

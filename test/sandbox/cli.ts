@@ -2,8 +2,9 @@
  * Runs the sandbox service until Ctrl-C.
  *
  *   npx ts-node --transpile-only test/sandbox/cli.ts [--port 8080] [--deals 5000] [--rate-limit]
- *     [--contacts N] [--count-totals] [--token-lifetime SECONDS] [--clock-offset SECONDS]
+ *     [--contacts N] [--count-totals] [--token-lifetime SECONDS] [--clock-offset SECONDS] [--latency MS] [--jitter MS]
  *
+ * --latency plays a network round trip of MS (± --jitter MS, default a fifth of it) on every request.
  * --rate-limit enables a bucket of 600 tokens refilled at 2 per second (about 600 per 5 minutes).
  * --clock-offset runs the service's clock ahead (positive) or behind (negative, e.g. --clock-offset=-300).
  */
@@ -33,7 +34,7 @@ function int(name: string): number | undefined {
 
 async function main(): Promise<void> {
 	if (flag('--help') || flag('-h')) {
-		console.log('Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S]');
+		console.log('Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S] [--latency MS] [--jitter MS]');
 		return;
 	}
 	const offset = arg('--clock-offset');
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
 	}
 	const deals = int('--deals');
 	const contacts = int('--contacts');
+	const latency = int('--latency');
 	const started = Date.now();
 	const sandbox = await startSandbox({
 		port: int('--port') ?? 0,
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
 		countTotals: flag('--count-totals'),
 		tokenLifetimeSeconds: int('--token-lifetime'),
 		clockOffsetSeconds: offset === undefined ? 0 : Number(offset),
+		latency: latency ? { ms: latency, jitterMs: int('--jitter') ?? Math.round(latency / 5) } : false,
 	});
 	console.log(`Loan CRM sandbox is up (${Date.now() - started} ms, ${sandbox.data.count('deals')} deals)`);
 	console.log(`  Base URL:      ${sandbox.baseUrl}`);

@@ -207,6 +207,7 @@ export function createSandboxData(state: SandboxState): SandboxData {
 			state.update('contacts', toId(id), { ...input, updated: input.updated ?? state.stamp() });
 			return read('contacts', id) as StoredResource<ContactAttributes>;
 		},
+		deleteDeal: (id) => state.store.remove('deals', toId(id)),
 		setNow: (now) => state.setNow(now),
 		now: () => state.now(),
 		reset: () => state.reset(),

@@ -19,6 +19,7 @@ export type {
 	Fault,
 	FaultMatch,
 	FixtureIds,
+	LatencyConfig,
 	LoggedRequest,
 	RateLimitConfig,
 	RelationshipValue,

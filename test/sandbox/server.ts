@@ -22,7 +22,7 @@ import {
 import { DEFAULT_SIZES, FIRST_ID } from './seed';
 import { DocumentRenderer, JSONAPI_MEMBER, Json, pageLink } from './serialize';
 import { Rec, lowerBound, upperBound } from './store';
-import type { Fault, FaultMatch, LoggedRequest, RateLimitConfig, Sandbox, SandboxOptions } from './types';
+import type { Fault, FaultMatch, LatencyConfig, LoggedRequest, RateLimitConfig, Sandbox, SandboxOptions } from './types';
 import { readDocument } from './validate';
 
 interface Client {
@@ -171,6 +171,8 @@ export class SandboxServer {
 	linkHost?: string;
 	patchStatus: 200 | 204;
 	countTotals: boolean;
+	latency: false | LatencyConfig = false;
+	beforeHandle?: (request: LoggedRequest) => void;
 	private readonly tokenLifetime: number;
 
 	constructor(private readonly options: SandboxOptions) {
@@ -181,6 +183,7 @@ export class SandboxServer {
 		this.countTotals = options.countTotals ?? false;
 		this.patchStatus = options.patchStatus ?? 200;
 		this.setRateLimit(options.rateLimit ?? false);
+		this.setLatency(options.latency ?? false);
 	}
 
 	// ---------------------------------------------------------------- lifecycle
@@ -245,6 +248,20 @@ export class SandboxServer {
 
 	setRateLimit(config: false | RateLimitConfig): void {
 		this.bucket = config ? new Bucket(config) : undefined;
+	}
+
+	setLatency(config: false | LatencyConfig): void {
+		if (config && (!(config.ms >= 0) || !((config.jitterMs ?? 0) >= 0) || (config.jitterMs ?? 0) > config.ms)) {
+			throw new Error(`latency must be ms >= 0 with 0 <= jitterMs <= ms; got ${JSON.stringify(config)}`);
+		}
+		this.latency = config;
+	}
+
+	/** This request's played round trip: ms ± jitterMs, uniform. */
+	private latencyMs(): number {
+		if (!this.latency) return 0;
+		const jitter = this.latency.jitterMs ?? 0;
+		return this.latency.ms + (Math.random() * 2 - 1) * jitter;
 	}
 
 	rateLimitSpent(): number {
@@ -316,10 +333,20 @@ export class SandboxServer {
 			body: '',
 			status: 0,
 			kind,
+			receivedAt: 0,
+			handledAt: 0,
 		};
 		this.requests.push(entry);
 		const body = await readBody(req);
 		entry.body = body;
+		entry.receivedAt = Date.now();
+		const latency = this.latencyMs();
+		if (latency > 0) {
+			await sleep(latency);
+			if (res.destroyed) return;
+		}
+		entry.handledAt = Date.now();
+		this.beforeHandle?.(entry);
 		if (body !== '') {
 			if (kind === 'api') {
 				try {
@@ -983,6 +1010,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		expireAllTokens: () => server.expireAllTokens(),
 		revokeToken: (token) => server.revokeToken(token),
 		setRateLimit: (config) => server.setRateLimit(config),
+		setLatency: (config) => server.setLatency(config),
+		get beforeHandle() {
+			return server.beforeHandle;
+		},
+		set beforeHandle(hook: ((request: LoggedRequest) => void) | undefined) {
+			server.beforeHandle = hook;
+		},
 		rateLimitSpent: () => server.rateLimitSpent(),
 		resetRateLimitSpent: () => server.resetRateLimitSpent(),
 		get linkHost() {

@@ -32,6 +32,17 @@ export interface SandboxOptions {
 	seed?: number;
 	/** Status of a successful PATCH: 200 with the document (default) or 204 without a body. */
 	patchStatus?: 200 | 204;
+	/** Network latency to play: off by default (loopback). */
+	latency?: false | LatencyConfig;
+}
+
+/**
+ * A network round trip played by the sandbox: every request (API and token endpoint, faults too)
+ * is held for `ms` ± up to `jitterMs` (uniform) after it has arrived, before it is handled.
+ */
+export interface LatencyConfig {
+	ms: number;
+	jitterMs?: number;
 }
 
 export interface LoggedRequest {
@@ -58,6 +69,10 @@ export interface LoggedRequest {
 	cost?: number;
 	/** Name of the injected fault that answered, e.g. 'status:503', 'drop', 'malformedJson', 'html', 'delay', 'custom'. */
 	fault?: string;
+	/** `Date.now()` when the request had arrived in full. */
+	receivedAt: number;
+	/** `Date.now()` when the sandbox began to handle it (after the played latency). */
+	handledAt: number;
 }
 
 export type Fault =
@@ -262,6 +277,8 @@ export interface SandboxData {
 		attrs?: Partial<ContactAttributes> & { contactGroupId?: string | number },
 	): StoredResource<ContactAttributes>;
 	updateContact(id: string | number, attrs: Partial<ContactAttributes>): StoredResource<ContactAttributes>;
+	/** Removes a deal (as if deleted in the CRM); false when there was none. */
+	deleteDeal(id: string | number): boolean;
 	setNow(now: Date | (() => Date)): void;
 	now(): Date;
 	reset(): void;
@@ -289,6 +306,13 @@ export interface Sandbox {
 	expireAllTokens(): void;
 	revokeToken(token: string): void;
 	setRateLimit(cfg: false | RateLimitConfig): void;
+	/** Turn the played network latency on (or off with false) at run time. */
+	setLatency(cfg: false | LatencyConfig): void;
+	/**
+	 * Called with each request just before the sandbox handles it (after the played latency): lets a
+	 * test change records between the requests of one execution.
+	 */
+	beforeHandle?: (request: LoggedRequest) => void;
 	/** Total rate-limit cost charged since start/reset (counted even when the limiter is off). */
 	rateLimitSpent(): number;
 	resetRateLimitSpent(): void;

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { OperationSpec } from '../catalogue';
 import { explainRejectedQuery } from '../guidance';
 import { paginate } from '../pagination';
+import { requestsInParallel } from '../parallel';
 import { queryFromOptions } from '../query';
 import { RESOURCE_TYPES } from '../schema';
 import { invalidParameter } from '../values';
@@ -47,6 +48,7 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 			itemIndex,
 			userId: userIdOverride(this, itemIndex),
 			supportsFilter: !related,
+			parallel: requestsInParallel(this),
 			onPage: (document) => {
 				for (const item of readOutput(this, document, itemIndex)) {
 					results.push(parent !== undefined && simplify ? withParentId(item, parent[0], parent[1]) : item);

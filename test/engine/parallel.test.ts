@@ -1,0 +1,277 @@
+/**
+ * Requests in Parallel: id ranges paged at once by Return All, and many input items handled at
+ * once by the router, through n8n-core's engine against the sandbox.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { LoggedRequest } from '../sandbox';
+import { decodedQuery, jsonOf, useSandbox } from './helpers';
+
+const TOTAL_DEALS = 1000;
+const FIRST_DEAL = 10001;
+const env = useSandbox({ sizes: { deals: TOTAL_DEALS } });
+
+const getMany = (extra: Record<string, unknown> = {}) => ({ resource: 'deal', operation: 'getMany', ...extra });
+const ids = () => env.sandbox.data.ids;
+
+afterEach(() => {
+	env.sandbox.setLatency(false);
+	env.sandbox.beforeHandle = undefined;
+	env.sandbox.data.reset();
+});
+
+/** The most requests the sandbox was handling at one time (from arrival to answer, with latency on). */
+function peakInFlight(requests: LoggedRequest[], latencyMs: number): number {
+	let peak = 0;
+	for (const request of requests) {
+		const overlapping = requests.filter((other) => other.receivedAt <= request.receivedAt && other.handledAt + 1 > request.receivedAt && other.handledAt >= other.receivedAt + latencyMs - 5);
+		peak = Math.max(peak, overlapping.length);
+	}
+	return peak;
+}
+
+describe('Return All in id order, id ranges paged at once', () => {
+	it('returns all 1,000 deals in id order with fewer requests than page after page, each a page-1 keyset request', async () => {
+		env.sandbox.resetRateLimitSpent();
+		const result = await env.run('loanCrmDeals', getMany({ returnAll: true }));
+		expect(result.error).toBeUndefined();
+		const items = jsonOf(result);
+		expect(items.map((item) => Number(item.id))).toEqual(Array.from({ length: TOTAL_DEALS }, (_, index) => FIRST_DEAL + index));
+		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+
+		const queries = env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery));
+		// First page as page after page asks for it, then the last page (the highest ids), then the
+		// 800 ids between split into 4 ranges of 200, each read in 2 pages.
+		expect(queries.slice(0, 2)).toEqual(['page[size]=100', "filter=greaterThan(id,'10100')&sort=-id&page[size]=100"]);
+		expect(queries.slice(2).sort()).toEqual(
+			[
+				"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10300'))&page[size]=100",
+				"filter=and(greaterThan(id,'10200'),lessOrEqual(id,'10300'))&page[size]=100",
+				"filter=and(greaterThan(id,'10300'),lessOrEqual(id,'10500'))&page[size]=100",
+				"filter=and(greaterThan(id,'10400'),lessOrEqual(id,'10500'))&page[size]=100",
+				"filter=and(greaterThan(id,'10500'),lessOrEqual(id,'10700'))&page[size]=100",
+				"filter=and(greaterThan(id,'10600'),lessOrEqual(id,'10700'))&page[size]=100",
+				"filter=and(greaterThan(id,'10700'),lessOrEqual(id,'10900'))&page[size]=100",
+				"filter=and(greaterThan(id,'10800'),lessOrEqual(id,'10900'))&page[size]=100",
+			].sort(),
+		);
+		// The same rate-limit cost per request as page-after-page keyset paging (11 requests of 10).
+		expect(env.sandbox.apiRequests().every((request) => request.cost === 10 && request.query['page[number]'] === undefined)).toBe(true);
+		expect(env.sandbox.rateLimitSpent()).toBe(100);
+	});
+
+	it('keeps 4 requests in flight over a 40 ms network, and 1 with Requests in Parallel = 1', async () => {
+		env.sandbox.setLatency({ ms: 40 });
+		const parallel = await env.run('loanCrmDeals', getMany({ returnAll: true }));
+		expect(jsonOf(parallel)).toHaveLength(TOTAL_DEALS);
+		expect(peakInFlight(env.sandbox.apiRequests(), 40)).toBe(4);
+		env.sandbox.clearLog();
+		const sequential = await env.run('loanCrmDeals', getMany({ returnAll: true, requestOptions: { requestsInParallel: 1 } }));
+		expect(jsonOf(sequential)).toEqual(jsonOf(parallel));
+		expect(peakInFlight(env.sandbox.apiRequests(), 40)).toBe(1);
+	});
+
+	it('sort -id: all deals in descending order, ranges read downwards', async () => {
+		const result = await env.run('loanCrmDeals', getMany({ returnAll: true, options: { sort: '-id' } }));
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((item) => Number(item.id))).toEqual(Array.from({ length: TOTAL_DEALS }, (_, index) => FIRST_DEAL + TOTAL_DEALS - 1 - index));
+		const queries = env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery));
+		expect(queries.slice(0, 2)).toEqual(['sort=-id&page[size]=100', "filter=lessThan(id,'10901')&sort=id&page[size]=100"]);
+		expect(queries).toContain("filter=and(lessThan(id,'10901'),greaterOrEqual(id,'10701'))&sort=-id&page[size]=100");
+		expect(queries).toHaveLength(10);
+	});
+
+	it('with a filter: the filter stays on every request and the result equals page after page', async () => {
+		const options = { filter: "equals(dealStatus,'Settled')" };
+		const parallel = await env.run('loanCrmDeals', getMany({ returnAll: true, options }));
+		const queries = env.sandbox.apiRequests().map((request) => request.query.filter ?? '');
+		expect(queries.every((filter) => filter.includes("equals(dealStatus,'Settled')"))).toBe(true);
+		env.sandbox.clearLog();
+		const sequential = await env.run('loanCrmDeals', getMany({ returnAll: true, options, requestOptions: { requestsInParallel: 1 } }));
+		expect(jsonOf(parallel).length).toBeGreaterThan(0);
+		expect(jsonOf(parallel)).toEqual(jsonOf(sequential));
+	});
+
+	it('a Limit stops requesting once it is certain: Limit 250 is 3 requests, none beyond the limit', async () => {
+		const result = await env.run('loanCrmDeals', getMany({ limit: 250 }));
+		expect(jsonOf(result).map((item) => Number(item.id))).toEqual(Array.from({ length: 250 }, (_, index) => FIRST_DEAL + index));
+		const queries = env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery));
+		expect(queries[0]).toBe('page[size]=100');
+		expect(queries.slice(1).sort()).toEqual([
+			// 150 deals to go, 1 per id: one range on a whole page, the rest after it.
+			"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10200'))&page[size]=100",
+			"filter=and(greaterThan(id,'10200'),lessOrEqual(id,'10250'))&page[size]=100",
+		]);
+	});
+
+	it('a Limit beyond what the estimated ranges hold reads on after them until it is filled', async () => {
+		// Ids 10101–10400 deleted: the first page promises 100 per 100 ids, the next 300 ids hold none.
+		for (let id = 10101; id <= 10400; id++) env.sandbox.data.deleteDeal(id);
+		const result = await env.run('loanCrmDeals', getMany({ limit: 350 }));
+		const expected = [...Array.from({ length: 100 }, (_, index) => FIRST_DEAL + index), ...Array.from({ length: 250 }, (_, index) => 10401 + index)];
+		expect(jsonOf(result).map((item) => Number(item.id))).toEqual(expected);
+	});
+
+	it('balances by what the data holds: a range busier than the estimate is taken over in parts', async () => {
+		// A sparse start (every 5th id up to 10500, as deletions leave it) makes the first page
+		// promise 1 deal per 5 ids: the 400 ids up to the last page look like one range of 80 deals,
+		// but hold 400.
+		for (let id = FIRST_DEAL; id <= 10500; id++) if (id % 5 !== 0) env.sandbox.data.deleteDeal(id);
+		env.sandbox.setLatency({ ms: 30 });
+		const expectedIds = env.sandbox.data.idsOf('deals').map(Number);
+		const result = await env.run('loanCrmDeals', getMany({ returnAll: true }));
+		expect(jsonOf(result).map((item) => Number(item.id))).toEqual(expectedIds);
+		const requests = env.sandbox.apiRequests();
+		expect(decodedQuery(requests[2].rawQuery)).toBe("filter=and(greaterThan(id,'10500'),lessOrEqual(id,'10900'))&page[size]=100");
+		// Other workers took over the upper parts of that range once its density was known.
+		const bounds = requests.map((request) => /lessOrEqual\(id,'(\d+)'\)/.exec(request.query.filter ?? '')?.[1]).filter((bound) => bound !== undefined);
+		expect(new Set(bounds).size).toBeGreaterThan(1);
+		expect(peakInFlight(requests, 30)).toBeGreaterThan(1);
+		// Still nothing read twice: 1 + 1 + 4 pages of 100, plus at most one short page per split.
+		expect(requests.length).toBeLessThanOrEqual(6 + new Set(bounds).size);
+	});
+
+	it('loses and repeats nothing while deals are created and deleted between its requests', async () => {
+		env.sandbox.setLatency({ ms: 10, jitterMs: 10 });
+		const before = new Set(env.sandbox.data.idsOf('deals'));
+		const deleted = new Set<string>();
+		const created = new Set<string>();
+		let step = 0;
+		env.sandbox.beforeHandle = (request) => {
+			if (request.kind !== 'api') return;
+			step += 1;
+			// Delete one deal spread over the id space and create one (at the top) per request.
+			const victim = String(FIRST_DEAL + ((step * 137) % TOTAL_DEALS));
+			if (env.sandbox.data.deleteDeal(victim)) deleted.add(victim);
+			created.add(env.sandbox.data.createDeal({ name: `Created ${step}` }).id);
+		};
+		const result = await env.run('loanCrmDeals', getMany({ returnAll: true }));
+		expect(result.error).toBeUndefined();
+		const returned = jsonOf(result).map((item) => String(item.id));
+		expect(new Set(returned).size).toBe(returned.length);
+		expect(returned.map(Number)).toEqual([...returned.map(Number)].sort((a, b) => a - b));
+		// Every deal that existed throughout is there; nothing that never existed is.
+		for (const id of before) if (!deleted.has(id)) expect(returned).toContain(id);
+		for (const id of returned) expect(before.has(id) || created.has(id)).toBe(true);
+		expect(deleted.size).toBeGreaterThan(5);
+	});
+});
+
+describe('many input items, requests at once', () => {
+	it('keeps output order and pairing with 4 in flight, and Continue On Fail per item', async () => {
+		env.sandbox.setLatency({ ms: 30, jitterMs: 20 });
+		const input = Array.from({ length: 24 }, (_, index) => ({ id: index % 6 === 5 ? '999999' : String(FIRST_DEAL + index) }));
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, { input, continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(24);
+		result.items.forEach((item, index) => {
+			expect(item.pairedItem).toEqual({ item: index });
+			if (index % 6 === 5) expect(item.json.error).toMatch(/^Loan CRM has no leads 999999 \(404\)/);
+			else expect(item.json.id).toBe(String(FIRST_DEAL + index));
+		});
+		expect(peakInFlight(env.sandbox.apiRequests(), 10)).toBe(4);
+	});
+
+	it('Requests in Parallel = 8 keeps 8 in flight; a value out of range is refused before any request', async () => {
+		env.sandbox.setLatency({ ms: 30 });
+		const input = Array.from({ length: 24 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}', requestOptions: { requestsInParallel: 8 } }, { input });
+		expect(jsonOf(result).map((item) => item.id)).toEqual(input.map((item) => item.id));
+		expect(peakInFlight(env.sandbox.apiRequests(), 30)).toBe(8);
+		env.sandbox.clearLog();
+		const refused = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}', requestOptions: { requestsInParallel: 0 } }, { input });
+		expect(refused.error?.message).toBe('Parameter "Request Options → Requests in Parallel" must be a whole number from 1 (one request at a time) to 16; got 0');
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+
+	it('applies writes to the same record in item order, others at once', async () => {
+		env.sandbox.setLatency({ ms: 20, jitterMs: 15 });
+		const progress = ['NotStarted', 'InProgress', 'OnHold', 'InProgress', 'Completed'];
+		const input = [
+			...progress.map((value) => ({ taskId: ids().task, progress: value })),
+			{ taskId: ids().taskWithDeal, progress: 'OnHold' },
+		];
+		const result = await env.run(
+			'loanCrmLeadsAndTasks',
+			{ resource: 'task', operation: 'update', taskId: '={{ $json.taskId }}', updateFields: { progress: '={{ $json.progress }}' } },
+			{ input },
+		);
+		expect(result.error).toBeUndefined();
+		const sent = env.sandbox
+			.apiRequests()
+			.filter((request) => request.path === `/jsonapi/tasks/${ids().task}`)
+			.map((request) => (request.json as { data: { attributes: { progress: string } } }).data.attributes.progress);
+		expect(sent).toEqual(progress);
+		expect(env.sandbox.data.get('tasks', ids().task)?.attributes.progress).toBe('Completed');
+		// Each write was answered before the next one to the same task was sent.
+		const same = env.sandbox.apiRequests().filter((request) => request.path === `/jsonapi/tasks/${ids().task}`);
+		for (let index = 1; index < same.length; index++) expect(same[index].receivedAt).toBeGreaterThanOrEqual(same[index - 1].handledAt);
+	});
+
+	it('a 429 pauses every request of the run for retry-after, not just the one that met it', async () => {
+		const input = Array.from({ length: 40 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));
+		env.sandbox.injectFault({ path: `/jsonapi/leads/${FIRST_DEAL + 10}` }, { status: 429, headers: { 'retry-after': '1' } });
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, { input });
+		expect(jsonOf(result).map((item) => item.id)).toEqual(input.map((item) => item.id));
+		const requests = env.sandbox.apiRequests();
+		const limited = requests.find((request) => request.status === 429) as LoggedRequest;
+		// Requests already on their way when the 429 came back may still arrive; after that nothing
+		// arrives until retry-after has passed.
+		const later = requests.filter((request) => request.receivedAt > limited.handledAt + 50);
+		expect(later.length).toBeGreaterThan(20);
+		for (const request of later) expect(request.receivedAt).toBeGreaterThanOrEqual(limited.handledAt + 950);
+	});
+
+	it('never repeats a write after a 503 or a dropped connection, with others in flight', async () => {
+		const input = Array.from({ length: 8 }, () => ({ taskId: ids().task, progress: 'InProgress' }));
+		input[3] = { taskId: ids().taskWithDeal, progress: 'OnHold' };
+		env.sandbox.injectFault({ method: 'PATCH', path: `/jsonapi/tasks/${ids().taskWithDeal}` }, { status: 503 });
+		env.sandbox.injectFault({ method: 'PATCH', path: `/jsonapi/tasks/${ids().task}` }, { kind: 'drop' });
+		const result = await env.run(
+			'loanCrmLeadsAndTasks',
+			{ resource: 'task', operation: 'update', taskId: '={{ $json.taskId }}', updateFields: { progress: '={{ $json.progress }}' } },
+			{ input, continueOnFail: true },
+		);
+		expect(result.items).toHaveLength(8);
+		expect(result.items[3].json.error).toMatch(/503/);
+		expect(result.items[0].json.error).toMatch(/not retried|not sent again|connection/i);
+		const patches = env.sandbox.apiRequests().filter((request) => request.method === 'PATCH');
+		// One request per item: the failed ones were not sent again.
+		expect(patches).toHaveLength(8);
+		expect(patches.filter((request) => request.path === `/jsonapi/tasks/${ids().taskWithDeal}`)).toHaveLength(1);
+	});
+
+	it('a fresh credential fetches one token for all the requests in flight', async () => {
+		const { CredentialStore, sandboxCredential, runNode } = await import('../harness');
+		const store = new CredentialStore();
+		store.add('loanCrmOAuth2Api', sandboxCredential(env.sandbox));
+		const input = Array.from({ length: 20 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));
+		const result = await runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters: { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, credentials: store, input });
+		expect(jsonOf(result)).toHaveLength(20);
+		expect(env.sandbox.tokenRequests()).toHaveLength(1);
+	});
+
+	it('a token that expires mid-run is renewed once for all the requests in flight that met the 401', async () => {
+		env.sandbox.setLatency({ ms: 20, jitterMs: 10 });
+		const input = Array.from({ length: 40 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));
+		// Warm: a token fetched and stored by this credential, so the run starts without a token request.
+		const { CredentialStore, sandboxCredential, runNode } = await import('../harness');
+		const store = new CredentialStore();
+		store.add('loanCrmOAuth2Api', sandboxCredential(env.sandbox));
+		const run = (parameters: INodeParameters, input?: Array<Record<string, string>>) => runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters, credentials: store, input });
+		await run({ resource: 'lead', operation: 'get', leadId: ids().lead });
+		env.sandbox.clearLog();
+		let apiSeen = 0;
+		env.sandbox.beforeHandle = (request) => {
+			if (request.kind === 'api' && ++apiSeen === 10) env.sandbox.expireAllTokens();
+		};
+		const result = await run({ resource: 'lead', operation: 'get', leadId: '={{ $json.id }}', requestOptions: { requestsInParallel: 8 } }, input);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((item) => item.id)).toEqual(input.map((item) => item.id));
+		const unauthorized = env.sandbox.apiRequests().filter((request) => request.status === 401);
+		// Several requests in flight met the expired token …
+		expect(unauthorized.length).toBeGreaterThan(1);
+		// … and shared one new token.
+		expect(env.sandbox.tokenRequests()).toHaveLength(1);
+	});
+});
