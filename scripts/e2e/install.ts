@@ -39,14 +39,22 @@ export type N8nVersion = (typeof N8N_VERSIONS)[number];
 export const N8N_VERSION: N8nVersion = '2.30.0';
 
 /**
- * The overrides that make these n8n versions resolve on this registry (xlsx: n8n otherwise
- * fetches it from a CDN tarball; the others: versions the registry lacks).
+ * The overrides that make each n8n version resolve on this registry and start. n8n 2: xlsx (n8n
+ * otherwise fetches it from a CDN tarball) and versions the registry lacks. n8n 1.123: the newest
+ * @langchain/langgraph-checkpoint needs a newer @langchain/core than n8n 1.x bundles (it imports
+ * `@langchain/core/utils/uuid` and `n8n start` fails with ERR_PACKAGE_PATH_NOT_EXPORTED), so it
+ * stays on 1.0.1, which asks only for @langchain/core ^1.0.1.
  */
-const N8N_OVERRIDES = {
+const N8N_2_OVERRIDES = {
 	linkedom: '0.18.9',
 	xlsx: '0.18.5',
 	'@langchain/langgraph-checkpoint': '1.1.5',
 	'@langchain/protocol': '0.0.19',
+};
+const N8N_OVERRIDES: Record<N8nVersion, Record<string, string>> = {
+	'1.123.81': { linkedom: '0.18.9', xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.1' },
+	'2.30.0': N8N_2_OVERRIDES,
+	'2.41.0': N8N_2_OVERRIDES,
 };
 
 /**
@@ -54,18 +62,18 @@ const N8N_OVERRIDES = {
  * for 2.30.0 it is byte-for-byte the manifest of the single-version installer, so existing
  * caches stay valid.
  */
-export function n8nManifest(version: string) {
+export function n8nManifest(version: N8nVersion) {
 	return {
 		name: 'loan-crm-e2e-n8n',
 		private: true,
 		description: 'n8n for the n8n-nodes-loan-crm end-to-end tests (generated, safe to delete)',
 		dependencies: { n8n: version },
-		overrides: { ...N8N_OVERRIDES },
+		overrides: { ...N8N_OVERRIDES[version] },
 	};
 }
 
 /** The recipe hash stored in an n8n folder's `.complete` marker. */
-export function n8nRecipeHash(version: string): string {
+export function n8nRecipeHash(version: N8nVersion): string {
 	return recipeHash({ N8N_MANIFEST: n8nManifest(version), NODE_VERSION, flags: ['--legacy-peer-deps', '--ignore-scripts'], sqlite3: 'node-gyp' });
 }
 

@@ -198,8 +198,10 @@ export class N8nInstance {
 		return JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, unknown>>;
 	}
 
+	/** Makes the workflow run under `n8n start`: `publish:workflow` in n8n 2, `update:workflow --active=true` in n8n 1. */
 	async publish(workflowId: string): Promise<void> {
-		await this.cli(['publish:workflow', `--id=${workflowId}`]);
+		if (this.install.n8nVersion.startsWith('1.')) await this.cli(['update:workflow', `--id=${workflowId}`, '--active=true']);
+		else await this.cli(['publish:workflow', `--id=${workflowId}`]);
 	}
 
 	/**
@@ -213,8 +215,23 @@ export class N8nInstance {
 
 	/** Starts `n8n start` and waits until the editor answers on /healthz. */
 	async start(port: number, timeoutMs = 120_000): Promise<void> {
+		await this.startProcess(['start'], async () => {
+			try {
+				return (await fetch(`http://127.0.0.1:${port}/healthz/readiness`)).ok;
+			} catch {
+				return false; // not listening yet
+			}
+		}, timeoutMs);
+	}
+
+	/** Starts `n8n worker` (queue mode) and waits until it says it is ready. */
+	async startWorker(concurrency: number, timeoutMs = 120_000): Promise<void> {
+		await this.startProcess(['worker', `--concurrency=${concurrency}`], () => Promise.resolve(this.serverOutput.includes('n8n worker is now ready')), timeoutMs);
+	}
+
+	private async startProcess(args: string[], ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
 		this.serverOutput = '';
-		const child = spawn(this.install.node, [this.install.n8nBin, 'start'], { cwd: this.userFolder, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(this.install.node, [this.install.n8nBin, ...args], { cwd: this.userFolder, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 		this.server = child;
 		trackGroup(child.pid);
 		child.once('exit', () => untrackGroup(child.pid));
@@ -226,17 +243,12 @@ export class N8nInstance {
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
 			if (child.exitCode !== null || child.signalCode !== null) {
-				throw new Error(`n8n start exited (${child.signalCode ?? child.exitCode}) before it was ready:\n${tail(this.serverOutput, 60)}`);
+				throw new Error(`n8n ${args[0]} exited (${child.signalCode ?? child.exitCode}) before it was ready:\n${tail(this.serverOutput, 60)}`);
 			}
-			try {
-				const response = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
-				if (response.ok) return;
-			} catch {
-				// not listening yet
-			}
+			if (await ready()) return;
 			await new Promise((r) => setTimeout(r, 250));
 		}
-		throw new Error(`n8n start was not ready within ${timeoutMs / 1000}s:\n${tail(this.serverOutput, 60)}`);
+		throw new Error(`n8n ${args[0]} was not ready within ${timeoutMs / 1000}s:\n${tail(this.serverOutput, 60)}`);
 	}
 
 	get serverProcess(): ChildProcess | undefined {
