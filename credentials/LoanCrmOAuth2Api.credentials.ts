@@ -11,9 +11,11 @@
  *   wrong secret, token URL or base URL is reported before the first workflow runs.
  * - n8n stores the token in the hidden, expirable `accessToken` field and reuses it across items and
  *   executions; after a 401 it calls `preAuthentication` once more and retries the request once.
+ * - n8n has no lock around `preAuthentication`: requests that meet a 401 at once would each fetch a
+ *   token. accessTokens.ts makes them share one fetch within the process.
  *
  * The cost: n8n renews this kind of token on the first 401 rather than shortly before `expires_in`
- * runs out, and without a cross-execution lock. The lifetime itself is never hard-coded.
+ * runs out. The lifetime itself is never hard-coded.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -26,6 +28,7 @@ import type {
 } from 'n8n-workflow';
 
 import { networkErrorCode, networkProblem } from '../nodes/shared/networkProblem';
+import { credentialFingerprint, heldToken, normalisedScope, sharedAccessToken } from './accessTokens';
 
 const TOKEN_TIMEOUT_MS = 10_000;
 
@@ -122,10 +125,32 @@ export class LoanCrmOAuth2Api implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		// Which values the stored token was fetched with (a SHA-256 digest, never shown in the
+		// editor) and when, so tokens can be shared safely between concurrent renewals.
+		{
+			displayName: 'Access Token Fingerprint',
+			name: 'accessTokenFingerprint',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
+			displayName: 'Access Token Fetched At',
+			name: 'accessTokenFetchedAt',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return { accessToken: await requestAccessToken(this, credentials) };
+		const fingerprint = credentialFingerprint(credentials);
+		const token = await sharedAccessToken(fingerprint, heldToken(credentials), async () => await requestAccessToken(this, credentials));
+		return {
+			accessToken: token.accessToken,
+			accessTokenFingerprint: fingerprint,
+			accessTokenFetchedAt: token.fetchedAt,
+		};
 	}
 
 	async authenticate(
@@ -174,15 +199,12 @@ export class LoanCrmOAuth2Api implements ICredentialType {
 async function requestAccessToken(
 	context: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
-): Promise<string> {
+): Promise<{ accessToken: string; expiresInSeconds?: number }> {
 	const tokenUrl = String(credentials.accessTokenUrl ?? '').trim();
 	const clientId = String(credentials.clientId ?? '');
 	const clientSecret = String(credentials.clientSecret ?? '');
 	const form: Record<string, string> = { grant_type: 'client_credentials' };
-	const scope = String(credentials.scope ?? '')
-		.split(/[\s,]+/)
-		.filter((part) => part !== '')
-		.join(' ');
+	const scope = normalisedScope(credentials.scope);
 	if (scope !== '') form.scope = scope;
 
 	const request: IHttpRequestOptions = {
@@ -235,7 +257,8 @@ async function requestAccessToken(
 			`Loan CRM credential: the token response from ${safeUrl(tokenUrl)} has no access_token. Check the Access Token URL.`,
 		);
 	}
-	return parsed.access_token;
+	const expiresIn = Number(parsed.expires_in);
+	return { accessToken: parsed.access_token, expiresInSeconds: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined };
 }
 
 function describeTokenFailure(

@@ -126,7 +126,9 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 		it('fetches one token and reuses it across 5 items and 2 executions', async () => {
 			const store = storeFor(sandboxCredential(sb));
 			const input = [{ i: 0 }, { i: 1 }, { i: 2 }, { i: 3 }, { i: 4 }];
+			const before = Date.now();
 			const first = await request(store, { input });
+			const after = Date.now();
 			expect(first.error).toBeUndefined();
 			expect(first.items).toHaveLength(5);
 			expect(first.items.map((item) => item.pairedItem)).toEqual(input.map((_, i) => ({ item: i })));
@@ -138,10 +140,18 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 			expect(sb.apiRequests()).toHaveLength(10);
 			const token = sb.issuedTokens().at(-1);
 			expect(new Set(sb.apiRequests().map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${token}`]));
-			// n8n persisted the token once, into the hidden field, and kept everything else.
+			// n8n persisted the token once, into the hidden fields (with a digest of the values it was
+			// fetched with and when), and kept everything else.
 			expect(store.updates).toBe(1);
 			const stored = store.firstOfType(TYPE)?.data;
-			expect(stored).toEqual({ ...sandboxCredential(sb), accessToken: token });
+			expect(stored).toEqual({
+				...sandboxCredential(sb),
+				accessToken: token,
+				accessTokenFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+				accessTokenFetchedAt: expect.any(Number),
+			});
+			expect(Number(stored?.accessTokenFetchedAt)).toBeGreaterThanOrEqual(before);
+			expect(Number(stored?.accessTokenFetchedAt)).toBeLessThanOrEqual(after);
 		});
 
 		it("sends client id and secret only as HTTP Basic for 'header'", async () => {
