@@ -112,6 +112,21 @@ describe.each([
 		expect(statuses()).toEqual([401, 200, 200, 200, 200, 200]);
 	});
 
+	it('twenty executions at once after the expiry: one new token between them, each request repeated once', async () => {
+		const store = freshStore();
+		await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: store });
+		sandbox.clearLog();
+		sandbox.expireAllTokens();
+		// A slow token endpoint, so every execution meets its 401 while the one renewal is under way.
+		sandbox.injectFault({ kind: 'token' }, { kind: 'delay', ms: 300 }, 1);
+		const runs = await Promise.all(Array.from({ length: 20 }, async () => await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: store })));
+		expect(runs.map((run) => run.error)).toEqual(runs.map(() => undefined));
+		expect(runs.map((run) => run.items.length)).toEqual(runs.map(() => 3));
+		expect(sandbox.tokenRequests()).toHaveLength(1);
+		expect(statuses().filter((status) => status === 401)).toHaveLength(20);
+		expect(statuses().filter((status) => status === 200)).toHaveLength(20);
+	});
+
 	it('a token the API keeps rejecting: two API requests in all, the 401 named in every item', async () => {
 		sandbox.injectFault({ kind: 'api' }, { status: 401 }, Infinity);
 		const input = Array.from({ length: 3 }, () => ({}));
