@@ -116,8 +116,10 @@ export async function n8nEnvironment(install: N8nInstall, options: N8nEnvOptions
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-		// Task runners are always on in n8n 2; give this instance's broker its own port.
-		N8N_RUNNERS_ENABLED: 'true',
+		// Task runners are always on in n8n 2; give this instance's broker its own port. n8n 1.x
+		// runs without them by default (its internal runner shares the CLI's process group and took
+		// `n8n execute` down with it on exit), and so does this run.
+		N8N_RUNNERS_ENABLED: install.n8nVersion.startsWith('1.') ? 'false' : 'true',
 		N8N_RUNNERS_MODE: 'internal',
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
@@ -332,8 +334,18 @@ export class N8nRest {
 		throw new Error(`n8n owner setup answered ${setup.status} (${setup.text.slice(0, 200)}) and login ${login.status} (${login.text.slice(0, 200)})`);
 	}
 
-	/** What the editor's "Fetch Test Event" / "Execute workflow" from a trigger sends. */
+	/**
+	 * What the editor's "Fetch Test Event" / "Execute workflow" from a trigger sends. n8n 1.x's
+	 * editor sends the workflow along (`workflowData`); n8n 2 reads it from the database.
+	 */
 	async runFromTrigger(workflowId: string, triggerName: string): Promise<{ status: number; json: unknown; text: string }> {
+		const settings = await this.request('GET', '/settings');
+		const version = String((settings.json as { data?: { versionCli?: unknown } } | undefined)?.data?.versionCli ?? '');
+		if (version.startsWith('1.')) {
+			const workflow = await this.request('GET', `/workflows/${workflowId}`);
+			const workflowData = (workflow.json as { data?: unknown } | undefined)?.data;
+			return await this.request('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
+		}
 		return await this.request('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
 	}
 }
