@@ -212,7 +212,9 @@ export class N8nInstance {
 	 */
 	async execute(workflowId: string): Promise<{ ok: boolean; run?: IRun; stdout: string; stderr: string; code: number | null }> {
 		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true });
-		return { ok: result.code === 0, run: parseRun(result.stdout), stdout: result.stdout, stderr: result.stderr, code: result.code };
+		// A signal (code null) is named in the output the checks print.
+		const stderr = result.signal ? `${result.stderr}\n[n8n execute ended by ${result.signal}]` : result.stderr;
+		return { ok: result.code === 0, run: parseRun(result.stdout), stdout: result.stdout, stderr, code: result.code };
 	}
 
 	/** Starts `n8n start` and waits until the editor answers on /healthz. */
