@@ -143,7 +143,7 @@ interface StoredExecution {
 
 /** A workflow's executions, newest first, as the main's REST API lists them. */
 async function executionsOf(rest: N8nRest, workflowId: string): Promise<Array<{ id: string; status?: string }>> {
-	const list = await rest.request('GET', `/executions?limit=200&filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	const list = await rest.request('GET', `/executions?limit=100&filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
 	return (list.json as { data?: { results?: Array<{ id: string; status?: string }> } } | undefined)?.data?.results ?? [];
 }
 
