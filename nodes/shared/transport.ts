@@ -3,6 +3,8 @@
  * through n8n's credential helpers, retries and error mapping.
  */
 import type {
+	IAdditionalCredentialOptions,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -236,25 +238,44 @@ function tokenError(node: INode, problem: string, secrets: string[], itemIndex: 
 /**
  * One exchange. Statuses come back as answers, so their headers and body are always readable
  * (n8n before 2.34 drops them from the errors it throws); only 401 is left to throw, because that
- * is what makes n8n renew the token and repeat the request once.
+ * is what makes n8n renew the token (the credential's `preAuthentication`) and repeat the request
+ * once.
+ *
+ * n8n 1.x ignores `except` and hands the 401 back as an answer instead. Asking n8n again the same
+ * way would send the stale token once more (401, 401, new token, 200). Instead the repeat goes out
+ * with the credential's data minus its stored token: n8n then fetches a new token first, stores it
+ * for later requests and executions, and sends the request once with it, so every n8n version
+ * costs one new token and one repeat. The repeat's answer is final, whatever its status.
  */
 async function send(context: RequestContext, options: IHttpRequestOptions): Promise<Outcome> {
-	const attempt = async (ignoreHttpStatusErrors: IHttpRequestOptions['ignoreHttpStatusErrors']): Promise<Outcome & { answered?: boolean }> => {
+	const attempt = async (additionalCredentialOptions?: IAdditionalCredentialOptions): Promise<Outcome & { answered?: boolean }> => {
 		try {
-			const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
-				...options,
-				headers: { ...options.headers },
-				ignoreHttpStatusErrors,
-			})) as { statusCode: number; headers: unknown; body: unknown };
+			const response = (await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				CREDENTIAL_TYPE,
+				{ ...options, headers: { ...options.headers }, ignoreHttpStatusErrors: { ignore: true, except: [401] } },
+				additionalCredentialOptions,
+			)) as { statusCode: number; headers: unknown; body: unknown };
 			return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), text: bodyText(response.body), answered: true };
 		} catch (error) {
 			return outcomeOfError(error);
 		}
 	};
-	const outcome = await attempt({ ignore: true, except: [401] });
-	// An n8n that ignores `except` hands the 401 back instead of renewing the token: ask again
-	// without ignoring statuses, so that n8n renews it.
-	return outcome.status === 401 && outcome.answered ? await attempt(false) : outcome;
+	const outcome = await attempt();
+	if (outcome.status !== 401 || !outcome.answered) return outcome;
+	return await attempt({ credentialsDecrypted: await withoutStoredToken(context) });
+}
+
+/** The node's credential as n8n decrypts it, with the expirable token emptied so n8n renews it. */
+async function withoutStoredToken(context: RequestContext): Promise<ICredentialsDecrypted> {
+	const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	const data = await context.getCredentials(CREDENTIAL_TYPE);
+	return {
+		id: reference?.id ?? '',
+		name: reference?.name ?? '',
+		type: CREDENTIAL_TYPE,
+		data: { ...data, accessToken: '' },
+	};
 }
 
 /**

