@@ -14,7 +14,7 @@ import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 import type { Sandbox } from '../../test/sandbox';
 import { PACKAGE } from './cases';
 import type { N8nInstance } from './n8n';
-import { freePort } from './n8n';
+import { startSink } from './n8n';
 import type { CredentialRef, WorkflowFile } from './workflows';
 
 const FAILING_ID = 'lcE2eErrorSource';
@@ -70,23 +70,8 @@ function workflows(sinkUrl: string, credential: CredentialRef): WorkflowFile[] {
 
 /** Before `n8n start`: the sink, both workflows imported and published. */
 export async function prepareErrorWorkflows(n8n: N8nInstance, credential: CredentialRef): Promise<ErrorWorkflowScenario> {
-	const received: IDataObject[] = [];
-	const sink = createServer((req, res) => {
-		let body = '';
-		req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-		req.on('end', () => {
-			try {
-				received.push(JSON.parse(body) as IDataObject);
-			} catch {
-				received.push({ unparsable: body });
-			}
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"ok":true}');
-		});
-	});
-	const port = await freePort();
-	await new Promise<void>((resolve) => sink.listen(port, '127.0.0.1', () => resolve()));
-	await n8n.importWorkflows(workflows(`http://127.0.0.1:${port}/loan-crm-error-workflow`, credential), 'error-workflows.json');
+	const { server: sink, url, received } = await startSink('/loan-crm-error-workflow');
+	await n8n.importWorkflows(workflows(url, credential), 'error-workflows.json');
 	await n8n.publish(FAILING_ID);
 	// n8n 2 runs only a published error workflow ("… is not active and cannot be executed").
 	await n8n.publish(ERROR_WORKFLOW_ID);

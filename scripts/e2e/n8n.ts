@@ -7,11 +7,13 @@ import { randomBytes } from 'crypto';
 import { spawn } from 'child_process';
 import type { ChildProcess } from 'child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { createServer as createHttpServer } from 'http';
+import type { Server } from 'http';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 
-import type { IRun } from 'n8n-workflow';
+import type { IDataObject, IRun } from 'n8n-workflow';
 
 import type { N8nInstall } from './install';
 import { CommandError, killGroup, log, run, tail, trackGroup, untrackGroup } from './util';
@@ -30,6 +32,27 @@ export async function freePort(): Promise<number> {
 			server.close(() => resolvePort(port));
 		});
 	});
+}
+
+/** A tiny HTTP server on 127.0.0.1 that collects the JSON bodies a workflow posts to `url`. */
+export async function startSink(path = '/loan-crm-trigger'): Promise<{ server: Server; url: string; received: IDataObject[] }> {
+	const received: IDataObject[] = [];
+	const server = createHttpServer((req, res) => {
+		let body = '';
+		req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+		req.on('end', () => {
+			try {
+				received.push(JSON.parse(body) as IDataObject);
+			} catch {
+				received.push({ unparsable: body });
+			}
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{"ok":true}');
+		});
+	});
+	const port = await freePort();
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+	return { server, url: `http://127.0.0.1:${port}${path}`, received };
 }
 
 /** `npm run build`, then `npm pack` into a temp folder; returns the tarball. */

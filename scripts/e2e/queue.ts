@@ -27,7 +27,7 @@ import { CONTRACT_OPERATIONS, operationCases } from './cases';
 import type { N8nVersion } from './install';
 import { ensureN8n } from './install';
 import { legTarball } from './matrix';
-import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './n8n';
+import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, startSink } from './n8n';
 import type { Services } from './services';
 import { DEBIAN_PACKAGES, ensureServicePackages, startServices } from './services';
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
@@ -91,27 +91,6 @@ function viaWebhook(workflow: WorkflowFile, path: string, respond: 'onReceived' 
 	const connections: IConnections = { ...workflow.connections, Webhook: workflow.connections[manual.name] };
 	delete connections[manual.name];
 	return { ...workflow, id: `${workflow.id.slice(0, 13)}Que`, name: `${workflow.name} (webhook, queue mode)`, nodes: workflow.nodes.map((node) => (node === manual ? webhook : node)), connections };
-}
-
-/** A tiny HTTP server that collects what the trigger workflow posts. */
-async function startSink(): Promise<{ server: Server; url: string; received: IDataObject[] }> {
-	const received: IDataObject[] = [];
-	const server = createServer((req, res) => {
-		let body = '';
-		req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-		req.on('end', () => {
-			try {
-				received.push(JSON.parse(body) as IDataObject);
-			} catch {
-				received.push({ unparsable: body });
-			}
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"ok":true}');
-		});
-	});
-	const port = await freePort();
-	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-	return { server, url: `http://127.0.0.1:${port}/loan-crm-trigger`, received };
 }
 
 async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 250): Promise<boolean> {

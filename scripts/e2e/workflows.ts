@@ -27,9 +27,17 @@ export const WORKFLOW_IDS = {
 	failure: 'lcE2eFailure0001',
 	trigger: 'lcE2eTriggerPoll',
 	transition: 'lcE2eTriggerMove',
+	dialog: 'lcE2eCredDialog1',
 } as const;
 
 export const CREDENTIAL_ID = 'lcE2eSandboxCred';
+
+/**
+ * The credential the credential-dialog check edits (same sandbox values): its own, so the poll
+ * triggers, which run every 5 seconds on CREDENTIAL_ID, neither see its wrong secret nor add token
+ * requests to what that check counts.
+ */
+export const DIALOG_CREDENTIAL_ID = 'lcE2eDialogCred1';
 
 export const MANUAL = 'Run (manual trigger)';
 
@@ -81,12 +89,12 @@ export function operationsWorkflow(
 }
 
 /** One request with the stored credential: token reuse across executions and renewal after a 401. */
-export function tokenWorkflow(leadId: string, credential: CredentialRef): WorkflowFile {
+export function tokenWorkflow(leadId: string, credential: CredentialRef, id: string = WORKFLOW_IDS.token, name = 'E2E: stored token'): WorkflowFile {
 	const connections: IConnections = {};
 	connect(connections, MANUAL, 'Get lead');
 	return workflow(
-		WORKFLOW_IDS.token,
-		'E2E: stored token',
+		id,
+		name,
 		[manualTrigger(), crmNode('Get lead', 'loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId }, [350, 0], credential)],
 		connections,
 	);
