@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameterResourceLocator, INodeParameters } from
 
 import type { ActionNode, OperationKey } from '../../test/fixtures/operation-examples';
 import { operationExamples } from '../../test/fixtures/operation-examples';
-import type { FixtureIds, LoggedRequest } from '../../test/sandbox';
+import type { FixtureIds, LoggedRequest, Sandbox } from '../../test/sandbox';
 
 export const PACKAGE = 'n8n-nodes-loan-crm';
 
@@ -90,6 +90,20 @@ function queryIs(expected: Record<string, string>): (request: LoggedRequest) => 
 }
 
 /** Every operation of the four action nodes, in the order the workflow runs them. */
+/**
+ * The operation cases against this sandbox's fixtures, for the single-process and the queue-mode
+ * legs alike; refuses to run when an operation of the contract has no case.
+ */
+export function contractCases(sandbox: Sandbox): OperationCase[] {
+	const ids = sandbox.data.ids;
+	const customStatusOfDeal = (sandbox.data.get('deals', ids.dealWithCustomStatus)?.relationships.customStatus as { id: string } | null)?.id ?? '';
+	const cases = operationCases(ids, customStatusOfDeal);
+	const covered = new Set(cases.map((item) => item.key));
+	const missing = CONTRACT_OPERATIONS.filter((key) => !covered.has(key));
+	if (missing.length > 0) throw new Error(`e2e cases missing for: ${missing.join(', ')}`);
+	return cases;
+}
+
 export function operationCases(ids: FixtureIds, customStatusOfDeal: string): OperationCase[] {
 	const examples = operationExamples(ids);
 	/** The table's parameter set of an operation (test/fixtures/operation-examples.ts), with any overrides. */
