@@ -20,7 +20,7 @@ import tsParser from '@typescript-eslint/parser';
 import { config as n8nConfig } from '@n8n/node-cli/eslint';
 
 const PACKAGE_TS = ['credentials/**/*.ts', 'nodes/**/*.ts'];
-const TEST_TS = ['test/**/*.ts', 'scripts/**/*.ts'];
+const TEST_TS = ['test/**/*.ts', 'scripts/**/*.ts', 'sandbox/**/*.ts', 'harness/**/*.ts'];
 const TOOL_JS = [
 	'scripts/**/*.{js,cjs,mjs}',
 	'test/**/*.{js,cjs,mjs}',

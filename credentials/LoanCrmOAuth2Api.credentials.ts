@@ -30,7 +30,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { networkErrorCode, networkProblem } from '../nodes/shared/networkProblem';
+import { networkErrorCode, networkProblem } from './networkProblem';
 import {
 	credentialFingerprint,
 	heldToken,

@@ -16,8 +16,8 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { sandboxCredential } from '../test/harness/sandbox-credential';
-import { startSandbox } from '../test/sandbox';
+import { sandboxCredential } from '../harness/sandbox-credential';
+import { startSandbox } from '../sandbox';
 import { cacheDir, ensureN8n, N8N_VERSION } from './e2e/install';
 import { DEV_OWNER, N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './e2e/n8n';
 import { installInterruptHandler, interruptRequested, log, onInterrupt, tail } from './e2e/util';

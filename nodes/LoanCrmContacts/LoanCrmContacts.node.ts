@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { actionNodeBase } from '../shared/actionNode';
-import { listSearch } from '../shared/methods/listSearch';
-import { route } from '../shared/router';
+import { actionNodeBase } from '../shared/description/actionNode';
+import { listSearch } from '../shared/execution/methods/listSearch';
+import { route } from '../shared/execution/router';
 import { DEFAULTS, OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
 
 export class LoanCrmContacts implements INodeType {

@@ -1,4 +1,4 @@
-import type { CatalogueDefaults, OperationSpec } from '../shared/catalogue';
+import type { CatalogueDefaults, OperationSpec } from '../shared/service/catalogue';
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	customStatus: "An organisation's own pipeline status of a deal",

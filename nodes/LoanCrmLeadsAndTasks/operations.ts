@@ -1,4 +1,4 @@
-import type { CatalogueDefaults, OperationSpec } from '../shared/catalogue';
+import type { CatalogueDefaults, OperationSpec } from '../shared/service/catalogue';
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	lead: 'A new enquiry; its ID is the ID of the deal it became',

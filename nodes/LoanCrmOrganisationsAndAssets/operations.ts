@@ -1,4 +1,4 @@
-import type { CatalogueDefaults, OperationSpec } from '../shared/catalogue';
+import type { CatalogueDefaults, OperationSpec } from '../shared/service/catalogue';
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	asset: "A client's asset, such as a property",

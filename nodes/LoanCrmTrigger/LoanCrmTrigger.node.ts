@@ -7,13 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { FeedQuery, FeedState } from '../shared/changeFeed';
-import { fingerprint, latestRecord, pollRecordChanges } from '../shared/changeFeed';
-import { queryFromOptions, quoteLiteral } from '../shared/query';
-import { DEAL_STATUSES, RESOURCE_TYPES } from '../shared/schema';
-import type { TransitionSelection, TransitionState } from '../shared/statusTransitions';
-import { MAX_REMEMBERED_DEALS, pollStatusTransitions } from '../shared/statusTransitions';
-import { invalidParameter } from '../shared/values';
+import type { FeedQuery, FeedState } from './changeFeed';
+import { fingerprint, latestRecord, pollRecordChanges } from './changeFeed';
+import { queryFromOptions, quoteLiteral } from '../shared/input/query';
+import { DEAL_STATUSES, RESOURCE_TYPES } from '../shared/service/schema';
+import type { TransitionSelection, TransitionState } from './statusTransitions';
+import { MAX_REMEMBERED_DEALS, pollStatusTransitions } from './statusTransitions';
+import { invalidParameter } from '../shared/input/values';
 import { TRIGGER_EVENTS, triggerProperties } from './events';
 
 const DEFAULT_SAFETY_WINDOW_SECONDS = 120;

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { conditionsProperty } from '../shared/conditions';
-import type { ResourceTypeName } from '../shared/schema';
-import { DEAL_STATUSES } from '../shared/schema';
-import { displayNameOf } from '../shared/catalogue';
+import { conditionsProperty } from '../shared/description/conditions';
+import type { ResourceTypeName } from '../shared/service/schema';
+import { DEAL_STATUSES } from '../shared/service/schema';
+import { displayNameOf } from '../shared/service/catalogue';
 
 interface TriggerEvent {
 	name: string;

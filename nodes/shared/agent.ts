@@ -26,10 +26,10 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { OperationSpec } from './catalogue';
-import { displayNameOf, pathParameters, writeFields } from './catalogue';
-import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from './schema';
-import { RESOURCE_TYPES } from './schema';
+import type { OperationSpec } from './service/catalogue';
+import { displayNameOf, pathParameters, writeFields } from './service/catalogue';
+import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from './service/schema';
+import { RESOURCE_TYPES } from './service/schema';
 
 /** Records a Get Many tool returns when the agent gives no Limit: enough to answer, cheap to read. */
 export const AGENT_DEFAULT_LIMIT = 10;

@@ -11,13 +11,13 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { queryableFields } from './agent';
-import type { OperationSpec, WriteField } from './catalogue';
-import { writeFields } from './catalogue';
-import { writeFieldProperty } from './fieldProperties';
-import type { ErrorObject } from './jsonapi';
-import type { AttributeSpec, ResourceTypeSpec } from './schema';
-import { RESOURCE_TYPES } from './schema';
-import { invalidParameter } from './values';
+import type { OperationSpec, WriteField } from './service/catalogue';
+import { writeFields } from './service/catalogue';
+import { writeFieldProperty } from './description/fieldProperties';
+import type { ErrorObject } from './service/jsonapi';
+import type { AttributeSpec, ResourceTypeSpec } from './service/schema';
+import { RESOURCE_TYPES } from './service/schema';
+import { invalidParameter } from './input/values';
 
 const FUNCTIONS = 'equals, lessThan, lessOrEqual, greaterThan, greaterOrEqual, contains, startsWith, endsWith, any, has, not, and, or';
 

@@ -1,4 +1,4 @@
 /* The harness's environment (a temp n8n user folder, quiet logs), before anything loads n8n-core. */
-import '../../test/harness/env';
+import '../../harness/env';
 
 export {};

@@ -1,6 +1,6 @@
 /**
- * `npm run demo`: three example workflows run through n8n-core's real engine (the test harness in
- * test/harness) against the embedded sandbox, their output printed as tables. No credentials, no
+ * `npm run demo`: three example workflows run through n8n-core's real engine (the engine harness in
+ * harness/) against the embedded sandbox, their output printed as tables. No credentials, no
  * internet, nothing beyond `npm ci`.
  *
  *   1. Deals settled this month → one line per deal
@@ -14,10 +14,10 @@ import { join, resolve } from 'path';
 
 import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import type { WorkflowRunResult } from '../../test/harness';
-import { CredentialStore, START_NODE_TYPE, runWorkflow, sandboxCredential } from '../../test/harness';
-import type { Sandbox } from '../../test/sandbox';
-import { startSandbox } from '../../test/sandbox';
+import type { WorkflowRunResult } from '../../harness';
+import { CredentialStore, START_NODE_TYPE, runWorkflow, sandboxCredential } from '../../harness';
+import type { Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 import { heading, money, printTable } from './table';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');

@@ -6,9 +6,9 @@
  */
 import type { IDataObject, INodeParameterResourceLocator, INodeParameters } from 'n8n-workflow';
 
-import type { ActionNode, OperationKey } from '../../test/fixtures/operation-examples';
-import { operationExamples } from '../../test/fixtures/operation-examples';
-import type { FixtureIds, LoggedRequest, Sandbox } from '../../test/sandbox';
+import type { ActionNode, OperationKey } from '../../harness/operation-examples';
+import { operationExamples } from '../../harness/operation-examples';
+import type { FixtureIds, LoggedRequest, Sandbox } from '../../sandbox';
 
 export const PACKAGE = 'n8n-nodes-loan-crm';
 
@@ -106,7 +106,7 @@ export function contractCases(sandbox: Sandbox): OperationCase[] {
 
 export function operationCases(ids: FixtureIds, customStatusOfDeal: string): OperationCase[] {
 	const examples = operationExamples(ids);
-	/** The table's parameter set of an operation (test/fixtures/operation-examples.ts), with any overrides. */
+	/** The table's parameter set of an operation (harness/operation-examples.ts), with any overrides. */
 	const example = (key: OperationKey, overrides: INodeParameters = {}) => ({ key, node: examples[key].node, parameters: { ...examples[key].parameters, ...overrides } });
 	const deals: OperationCase[] = [
 		{

@@ -12,7 +12,7 @@
  */
 import { CREDENTIAL_BLANKING_VALUE } from 'n8n-workflow';
 
-import type { LoggedRequest, Sandbox } from '../../test/sandbox';
+import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { N8nRest } from './n8n';
 import type { CredentialRef } from './workflows';
 

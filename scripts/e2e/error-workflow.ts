@@ -11,7 +11,7 @@ import type { Server } from 'http';
 
 import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 
-import type { Sandbox } from '../../test/sandbox';
+import type { Sandbox } from '../../sandbox';
 import { PACKAGE } from './cases';
 import type { N8nInstance } from './n8n';
 import { startSink } from './n8n';

@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { IConnections, INode, INodeParameters } from 'n8n-workflow';
 
-import type { Sandbox } from '../../test/sandbox';
+import type { Sandbox } from '../../sandbox';
 import { PACKAGE } from './cases';
 import type { CredentialRef, WorkflowFile } from './workflows';
 

@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import type { Sandbox } from '../../test/sandbox';
-import { sandboxCredential } from '../../test/harness/sandbox-credential';
+import type { Sandbox } from '../../sandbox';
+import { sandboxCredential } from '../../harness/sandbox-credential';
 import { offlineInstallScript } from '../release/offline-install';
 import type { N8nInstall } from './install';
 import { N8nInstance } from './n8n';

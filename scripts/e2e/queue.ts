@@ -20,9 +20,9 @@ import { join } from 'path';
 
 import type { IConnections, IDataObject, INode, IRunExecutionData } from 'n8n-workflow';
 
-import type { LoggedRequest, Sandbox } from '../../test/sandbox';
-import { startSandbox } from '../../test/sandbox';
-import { sandboxCredential } from '../../test/harness/sandbox-credential';
+import type { LoggedRequest, Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
+import { sandboxCredential } from '../../harness/sandbox-credential';
 import { contractCases } from './cases';
 import type { N8nVersion } from './install';
 import { ensureN8n } from './install';

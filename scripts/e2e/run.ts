@@ -29,8 +29,8 @@ import { join } from 'path';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
 
-import type { LoggedRequest, Sandbox } from '../../test/sandbox';
-import { startSandbox } from '../../test/sandbox';
+import type { LoggedRequest, Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 import type { ExpectedRequest, OperationCase } from './cases';
 import { PACKAGE, contractCases, errorCases } from './cases';
 import { validateExamples } from './examples';
@@ -58,7 +58,7 @@ import {
 	triggerWorkflow,
 } from './workflows';
 import { checkCredentialEdit } from './credential-edit';
-import { sandboxCredential } from '../../test/harness/sandbox-credential';
+import { sandboxCredential } from '../../harness/sandbox-credential';
 
 const timings = new Timings();
 

@@ -5,7 +5,7 @@
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CredentialStore, START_NODE_TYPE, defaultRegistry, runNode, runWorkflow, sandboxCredential } from '../harness';
+import { CredentialStore, START_NODE_TYPE, defaultRegistry, runNode, runWorkflow, sandboxCredential } from '../../harness';
 import { taskUpdates } from './floor';
 import { HTTP_REQUEST_TYPE, registerHttpRequestNode } from './http-request-node';
 import { Control, ConnectionCounter, MemorySampler, maxRssBytes, measured } from './measure';

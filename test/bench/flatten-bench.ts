@@ -12,8 +12,8 @@
  */
 import Jsona from 'jsona';
 
-import type { Document, Resource } from '../../nodes/shared/jsonapi';
-import { flatten } from '../../nodes/shared/jsonapi';
+import type { Document, Resource } from '../../nodes/shared/service/jsonapi';
+import { flatten } from '../../nodes/shared/service/jsonapi';
 import { PAGE_SIZE, fetchToken } from './floor';
 import { collectGarbage, machineBusyMs, now } from './measure';
 import type { SandboxInfo } from './sandbox-process';

@@ -6,7 +6,7 @@ import { resolve } from 'path';
 
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
 
-import type { Registry } from '../harness';
+import type { Registry } from '../../harness';
 
 export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 const HTTP_REQUEST_MODULE = 'n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js';

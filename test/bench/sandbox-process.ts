@@ -18,8 +18,8 @@
 import http from 'http';
 import type { AddressInfo } from 'net';
 
-import { startSandbox } from '../sandbox';
-import type { Sandbox } from '../sandbox';
+import { startSandbox } from '../../sandbox';
+import type { Sandbox } from '../../sandbox';
 
 export interface SandboxInfo {
 	baseUrl: string;

@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CredentialStore, runPoll, sandboxCredential } from '../harness';
+import { CredentialStore, runPoll, sandboxCredential } from '../../harness';
 import { Control, ConnectionCounter, MemorySampler, maxRssBytes, measured } from './measure';
 import type { RunSample } from './sample';
 import { sampleFrom } from './sample';

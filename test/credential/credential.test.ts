@@ -1,6 +1,6 @@
 /*
  * The loanCrmOAuth2Api credential through n8n-core's engine, against the sandbox service:
- * a test-only node (test/harness/fixtures/LoanCrmTestRequest.node.ts) makes each request through
+ * a test-only node (harness/fixtures/LoanCrmTestRequest.node.ts) makes each request through
  * `httpRequestWithAuthentication`, so n8n's preAuthentication / authenticate / 401-retry path runs
  * exactly as it would for the package's nodes; `testCredential` runs n8n's credential test.
  */
@@ -8,11 +8,11 @@ import { createServer } from 'net';
 
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import type { RunResult } from '../harness';
-import { CredentialStore, editAndTestCredential, nodeTypes, runNode, sandboxCredential, testCredential } from '../harness';
-import { loadPackageSource } from '../harness/package-source';
-import type { LoggedRequest, Sandbox } from '../sandbox';
-import { startSandbox } from '../sandbox';
+import type { RunResult } from '../../harness';
+import { CredentialStore, editAndTestCredential, nodeTypes, runNode, sandboxCredential, testCredential } from '../../harness';
+import { loadPackageSource } from '../../harness/package-source';
+import type { LoggedRequest, Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 
 const TYPE = 'loanCrmOAuth2Api';
 

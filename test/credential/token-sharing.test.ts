@@ -6,10 +6,10 @@
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { RunResult } from '../harness';
-import { CredentialStore, runNode, sandboxCredential } from '../harness';
-import type { Sandbox } from '../sandbox';
-import { startSandbox } from '../sandbox';
+import type { RunResult } from '../../harness';
+import { CredentialStore, runNode, sandboxCredential } from '../../harness';
+import type { Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 
 const TYPE = 'loanCrmOAuth2Api';
 const EXECUTIONS = 20;

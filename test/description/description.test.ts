@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
 
-import { loadPackageSource } from '../harness';
+import { loadPackageSource } from '../../harness';
 
 const SNAPSHOTS = resolve(__dirname, 'snapshots');
 const UPDATE_COMMAND = 'npx jest test/description -u';

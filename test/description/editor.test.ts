@@ -18,9 +18,9 @@ import { DEFAULTS as CONTACT_DEFAULTS, OPERATIONS as CONTACT_OPERATIONS } from '
 import { DEFAULTS as DEAL_DEFAULTS, OPERATIONS as DEAL_OPERATIONS } from '../../nodes/LoanCrmDeals/operations';
 import { DEFAULTS as TASK_DEFAULTS, OPERATIONS as TASK_OPERATIONS } from '../../nodes/LoanCrmLeadsAndTasks/operations';
 import { DEFAULTS as ASSET_DEFAULTS, OPERATIONS as ASSET_OPERATIONS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
-import { knownFieldValues } from '../../nodes/shared/conditions';
-import { RESOURCE_TYPES } from '../../nodes/shared/schema';
-import { REPO_ROOT, loadPackageSource } from '../harness';
+import { knownFieldValues } from '../../nodes/shared/description/conditions';
+import { RESOURCE_TYPES } from '../../nodes/shared/service/schema';
+import { REPO_ROOT, loadPackageSource } from '../../harness';
 
 type NodeHelpersLike = Pick<typeof installedWorkflow.NodeHelpers, 'displayParameter' | 'getNodeParameters'>;
 

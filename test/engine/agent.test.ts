@@ -7,9 +7,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Registry } from '../harness';
-import type { AgentCall, ToolSpec } from '../harness/tools';
-import { createToolRegistry, runAgent } from '../harness/tools';
+import type { Registry } from '../../harness';
+import type { AgentCall, ToolSpec } from '../../harness/tools';
+import { createToolRegistry, runAgent } from '../../harness/tools';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();

@@ -6,7 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runPoll } from '../harness';
+import { runPoll } from '../../harness';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox({ sizes: { deals: 300 } });

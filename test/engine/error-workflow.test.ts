@@ -17,8 +17,8 @@ import { WorkflowExecute } from 'n8n-core';
 import type { IDataObject, INode, INodeType } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
-import { CredentialStore, createAdditionalData, createRegistry, NOOP_TYPE, REPO_ROOT, runNode, sandboxCredential } from '../harness';
-import type { RunResult } from '../harness';
+import { CredentialStore, createAdditionalData, createRegistry, NOOP_TYPE, REPO_ROOT, runNode, sandboxCredential } from '../../harness';
+import type { RunResult } from '../../harness';
 import { useSandbox } from './helpers';
 
 const ERROR_TRIGGER_TYPE = 'n8n-nodes-base.errorTrigger';

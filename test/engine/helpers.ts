@@ -1,10 +1,10 @@
 /** Shared set-up of engine tests: a sandbox, a credential store bound to it, and shortcuts. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { RunResult } from '../harness';
-import { CredentialStore, runNode, sandboxCredential } from '../harness';
-import type { Sandbox, SandboxOptions } from '../sandbox';
-import { startSandbox } from '../sandbox';
+import type { RunResult } from '../../harness';
+import { CredentialStore, runNode, sandboxCredential } from '../../harness';
+import type { Sandbox, SandboxOptions } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 
 export interface EngineContext {
 	sandbox: Sandbox;

@@ -9,8 +9,8 @@ import { OPERATIONS as CONTACT_OPERATIONS } from '../../nodes/LoanCrmContacts/op
 import { OPERATIONS as DEAL_OPERATIONS } from '../../nodes/LoanCrmDeals/operations';
 import { OPERATIONS as TASK_OPERATIONS } from '../../nodes/LoanCrmLeadsAndTasks/operations';
 import { OPERATIONS as ASSET_OPERATIONS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
-import { pathParameters } from '../../nodes/shared/catalogue';
-import { loadPackageSource } from '../harness';
+import { pathParameters } from '../../nodes/shared/service/catalogue';
+import { loadPackageSource } from '../../harness';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();

@@ -9,11 +9,11 @@ import { join } from 'path';
 import type { IConnections, INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { REPO_ROOT, START_NODE_TYPE, nodeTypes, runListSearch, runWorkflow } from '../harness';
-import type { LoggedRequest } from '../sandbox';
-import { ID_PATTERN } from '../../nodes/shared/locators';
-import { LIST_PAGE_SIZE } from '../../nodes/shared/methods/listSearch';
-import { parseId } from '../../nodes/shared/values';
+import { REPO_ROOT, START_NODE_TYPE, nodeTypes, runListSearch, runWorkflow } from '../../harness';
+import type { LoggedRequest } from '../../sandbox';
+import { ID_PATTERN } from '../../nodes/shared/description/locators';
+import { LIST_PAGE_SIZE } from '../../nodes/shared/execution/methods/listSearch';
+import { parseId } from '../../nodes/shared/input/values';
 import { jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();

@@ -2,15 +2,15 @@
  * Every operation of the four action nodes, run in n8n-core's engine against the sandbox: the request
  * the service received (method, path, query, headers, exact body) and the items n8n produced.
  */
-import type { OperationKey } from '../fixtures/operation-examples';
-import { operationExamples } from '../fixtures/operation-examples';
-import type { LoggedRequest } from '../sandbox';
+import type { OperationKey } from '../../harness/operation-examples';
+import { operationExamples } from '../../harness/operation-examples';
+import type { LoggedRequest } from '../../sandbox';
 import { jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();
 const ids = () => env.sandbox.data.ids;
 
-/** Runs an operation with its parameter set from the shared table (test/fixtures/operation-examples.ts). */
+/** Runs an operation with its parameter set from the shared table (harness/operation-examples.ts). */
 async function runExample(key: OperationKey) {
 	const example = operationExamples(ids())[key];
 	return await env.run(example.node, example.parameters);

@@ -4,7 +4,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { LoggedRequest } from '../sandbox';
+import type { LoggedRequest } from '../../sandbox';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
 const TOTAL_DEALS = 1000;
@@ -242,7 +242,7 @@ describe('many input items, requests at once', () => {
 	});
 
 	it('a fresh credential fetches one token for all the requests in flight', async () => {
-		const { CredentialStore, sandboxCredential, runNode } = await import('../harness');
+		const { CredentialStore, sandboxCredential, runNode } = await import('../../harness');
 		const store = new CredentialStore();
 		store.add('loanCrmOAuth2Api', sandboxCredential(env.sandbox));
 		const input = Array.from({ length: 20 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));
@@ -255,7 +255,7 @@ describe('many input items, requests at once', () => {
 		env.sandbox.setLatency({ ms: 20, jitterMs: 10 });
 		const input = Array.from({ length: 40 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));
 		// Warm: a token fetched and stored by this credential, so the run starts without a token request.
-		const { CredentialStore, sandboxCredential, runNode } = await import('../harness');
+		const { CredentialStore, sandboxCredential, runNode } = await import('../../harness');
 		const store = new CredentialStore();
 		store.add('loanCrmOAuth2Api', sandboxCredential(env.sandbox));
 		const run = (parameters: INodeParameters, input?: Array<Record<string, string>>) => runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters, credentials: store, input });

@@ -10,9 +10,9 @@
 import { OutboundHttp } from '@n8n/backend-network';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { CredentialStore, runNode, sandboxCredential } from '../harness';
-import type { Sandbox } from '../sandbox';
-import { startSandbox } from '../sandbox';
+import { CredentialStore, runNode, sandboxCredential } from '../../harness';
+import type { Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 
 type Requests = ReturnType<OutboundHttp['requests']>;
 

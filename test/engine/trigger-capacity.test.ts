@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { MAX_SEEN } from '../../nodes/shared/changeFeed';
-import { runPoll } from '../harness';
+import { MAX_SEEN } from '../../nodes/LoanCrmTrigger/changeFeed';
+import { runPoll } from '../../harness';
 import { useSandbox } from './helpers';
 
 const DEALS = MAX_SEEN + 100;

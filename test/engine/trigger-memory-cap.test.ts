@@ -7,8 +7,8 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { MAX_REMEMBERED_DEALS } from '../../nodes/shared/statusTransitions';
-import { runPoll } from '../harness';
+import { MAX_REMEMBERED_DEALS } from '../../nodes/LoanCrmTrigger/statusTransitions';
+import { runPoll } from '../../harness';
 import { useSandbox } from './helpers';
 
 const env = useSandbox({ sizes: { deals: MAX_REMEMBERED_DEALS + 100 } });

@@ -5,9 +5,9 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CredentialStore, runPoll, sandboxCredential } from '../harness';
-import type { Sandbox } from '../sandbox';
-import { startSandbox } from '../sandbox';
+import { CredentialStore, runPoll, sandboxCredential } from '../../harness';
+import type { Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 import { decodedQuery, useSandbox } from './helpers';
 
 const DEALS = 300;

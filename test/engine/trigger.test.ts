@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runPoll } from '../harness';
+import { runPoll } from '../../harness';
 import { decodedQuery, useSandbox } from './helpers';
 
 const env = useSandbox();

@@ -18,7 +18,7 @@ import {
 	runWorkflow,
 	sandboxCredential,
 	sourcePathFor,
-} from '.';
+} from '../../harness';
 import { credentialFingerprint } from '../../credentials/accessTokens';
 
 const THROW = `${HARNESS_PACKAGE}.harnessThrow`;

@@ -7,11 +7,11 @@
 import { existsSync } from 'fs';
 import { resolve } from 'path';
 
-import './env';
+import '../../harness/env';
 import { PackageDirectoryLoader } from 'n8n-core';
 import type { ICredentialType, INodeType, INodeTypeDescription, IVersionedNodeType } from 'n8n-workflow';
 
-import { REPO_ROOT, readPackageJson, sourcePathFor } from './package-source';
+import { REPO_ROOT, readPackageJson, sourcePathFor } from '../../harness/package-source';
 
 const pkg = readPackageJson();
 const listedNodes = pkg.n8n?.nodes ?? [];

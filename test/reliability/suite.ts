@@ -5,10 +5,10 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { RunResult } from '../harness';
-import { CredentialStore, runNode, sandboxCredential } from '../harness';
-import type { RateLimitConfig, Sandbox } from '../sandbox';
-import { startSandbox } from '../sandbox';
+import type { RunResult } from '../../harness';
+import { CredentialStore, runNode, sandboxCredential } from '../../harness';
+import type { RateLimitConfig, Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 
 type Category = 'token endpoint' | 'api auth' | 'transient' | 'hostile responses' | 'hostile input' | 'nothing lost' | 'secrets';
 

@@ -1,4 +1,4 @@
-import { ENDPOINTS, SCOPE_TABLE, Sandbox, scopeSatisfied, startSandbox } from './index';
+import { ENDPOINTS, SCOPE_TABLE, Sandbox, scopeSatisfied, startSandbox } from '../../sandbox';
 import { Api, firstError, toReply } from './testkit';
 
 describe('sandbox access control and content negotiation', () => {

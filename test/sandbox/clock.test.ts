@@ -1,4 +1,4 @@
-import { Sandbox, startSandbox } from './index';
+import { Sandbox, startSandbox } from '../../sandbox';
 import { Api } from './testkit';
 
 describe('sandbox clock', () => {

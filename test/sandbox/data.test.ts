@@ -6,7 +6,7 @@ import {
 	TASK_PRIORITY,
 	TASK_PROGRESS,
 	startSandbox,
-} from './index';
+} from '../../sandbox';
 import { Api, ids } from './testkit';
 
 describe('sandbox data', () => {

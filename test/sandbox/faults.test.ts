@@ -1,4 +1,4 @@
-import { Sandbox, startSandbox } from './index';
+import { Sandbox, startSandbox } from '../../sandbox';
 import { Api, firstError, requestToken, toReply } from './testkit';
 
 describe('sandbox faults and request log', () => {

@@ -1,6 +1,6 @@
-import { ParseError } from './errors';
-import { parseFilter, tokenize } from './filter';
-import { Sandbox, StoredResource, startSandbox } from './index';
+import { ParseError } from '../../sandbox/errors';
+import { parseFilter, tokenize } from '../../sandbox/filter';
+import { Sandbox, StoredResource, startSandbox } from '../../sandbox';
 import { Api, firstError, ids } from './testkit';
 
 function parseFailure(text: string, type = 'deals'): { message: string; position: number; detail: string } {
@@ -84,7 +84,7 @@ describe('filter parser', () => {
 describe('filter over HTTP', () => {
 	let sb: Sandbox;
 	let api: Api;
-	let deals: StoredResource<import('./index').DealAttributes>[];
+	let deals: StoredResource<import('../../sandbox').DealAttributes>[];
 
 	beforeAll(async () => {
 		sb = await startSandbox({ sizes: { deals: 250, contacts: 60, incomes: 30, dealSecurities: 30 } });
@@ -104,7 +104,7 @@ describe('filter over HTTP', () => {
 		}
 		return out;
 	};
-	const expected = (predicate: (d: StoredResource<import('./index').DealAttributes>) => boolean) =>
+	const expected = (predicate: (d: StoredResource<import('../../sandbox').DealAttributes>) => boolean) =>
 		deals.filter(predicate).map((d) => d.id);
 	const f = (expr: string) => `/jsonapi/deals?filter=${encodeURIComponent(expr)}`;
 
@@ -163,7 +163,7 @@ describe('filter over HTTP', () => {
 		expect(recent).toEqual(expected((d) => Date.parse(d.attributes.updated) >= since));
 		const offset = await all(f("greaterOrEqual(updated,'2026-11-01T10:00:00+10:00')"));
 		expect(offset).toEqual(recent);
-		const millis = deals.find((d) => /\.\d{3}Z$/.test(d.attributes.updated)) as StoredResource<import('./index').DealAttributes>;
+		const millis = deals.find((d) => /\.\d{3}Z$/.test(d.attributes.updated)) as StoredResource<import('../../sandbox').DealAttributes>;
 		expect(await all(f(`equals(updated,'${millis.attributes.updated}')`))).toContain(millis.id);
 		expect(await all(f(`lessThan(created,updated)`))).toEqual(expected((d) => Date.parse(d.attributes.created) < Date.parse(d.attributes.updated)));
 	});

@@ -1,4 +1,4 @@
-import { Sandbox, startSandbox } from './index';
+import { Sandbox, startSandbox } from '../../sandbox';
 import { Api, firstError, ids } from './testkit';
 
 describe('sandbox sort, include, fields and query string rules', () => {

@@ -1,4 +1,4 @@
-import { BASE_COST, Sandbox, requestCost, startSandbox } from './index';
+import { BASE_COST, Sandbox, requestCost, startSandbox } from '../../sandbox';
 import { Api, firstError } from './testkit';
 
 describe('sandbox rate limit', () => {

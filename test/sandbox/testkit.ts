@@ -1,7 +1,7 @@
 /**
  * Small HTTP helpers for the sandbox's own tests (plain `fetch`, no client library).
  */
-import type { Sandbox } from './index';
+import type { Sandbox } from '../../sandbox';
 
 export interface Reply {
 	status: number;

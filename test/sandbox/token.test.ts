@@ -1,4 +1,4 @@
-import { Sandbox, startSandbox } from './index';
+import { Sandbox, startSandbox } from '../../sandbox';
 import { Api, basic, requestToken, toReply } from './testkit';
 
 describe('sandbox token endpoint', () => {

@@ -1,7 +1,7 @@
 import { Jsona } from 'jsona';
 
-import type { Document } from '../../nodes/shared/jsonapi';
-import { buildQueryString, buildResourceDocument, flatten, rawResources, readErrors } from '../../nodes/shared/jsonapi';
+import type { Document } from '../../nodes/shared/service/jsonapi';
+import { buildQueryString, buildResourceDocument, flatten, rawResources, readErrors } from '../../nodes/shared/service/jsonapi';
 
 const jsona = new Jsona();
 

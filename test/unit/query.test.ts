@@ -1,8 +1,8 @@
 import type { INode } from 'n8n-workflow';
 
-import { buildConditionFilter, normalizeFilterExpression, queryFromOptions, quoteLiteral } from '../../nodes/shared/query';
-import { RESOURCE_TYPES } from '../../nodes/shared/schema';
-import { coerceAttribute, parseId, toCalendarDate, toUtcTimestamp } from '../../nodes/shared/values';
+import { buildConditionFilter, normalizeFilterExpression, queryFromOptions, quoteLiteral } from '../../nodes/shared/input/query';
+import { RESOURCE_TYPES } from '../../nodes/shared/service/schema';
+import { coerceAttribute, parseId, toCalendarDate, toUtcTimestamp } from '../../nodes/shared/input/values';
 
 const node: INode = {
 	id: 'n1',

@@ -1,0 +1,28 @@
+/**
+ * What every action node of the package shares: group, version, connections, credential and the
+ * parameters derived from its operation catalogue. Each node file states the rest itself, where
+ * n8n's lint rules look for it.
+ */
+import type { INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { CatalogueDefaults, OperationSpec } from '../service/catalogue';
+import { buildProperties } from './descriptions';
+
+type SharedPart = Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'icon' | 'defaults' | 'subtitle' | 'usableAsTool'>;
+
+/** The part of an action node's description that is the same for every node but its operations. */
+export function actionNodeBase(
+	operations: readonly OperationSpec[],
+	resourceDescriptions: Record<string, string>,
+	defaults: CatalogueDefaults,
+): SharedPart {
+	return {
+		group: ['transform'],
+		version: 1,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'loanCrmOAuth2Api', required: true }],
+		properties: buildProperties(operations, resourceDescriptions, defaults),
+	};
+}

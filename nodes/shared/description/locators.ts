@@ -1,0 +1,141 @@
+/**
+ * How a user supplies the ID of a record: a resource locator (From List / By ID) for the types the
+ * service can search, a plain ID field that says where to find the ID for every other type.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationSpec } from '../service/catalogue';
+import { displayNameOf, idTypeOf } from '../service/catalogue';
+import { MAX_ID } from '../input/values';
+
+/** The list-search methods every action node offers (nodes/shared/methods/listSearch.ts). */
+export type ListSearchMethod = 'searchDeals' | 'searchContacts';
+
+interface LocatorSpec {
+	searchListMethod: ListSearchMethod;
+	/** What the list shows and what the search matches, for the placeholder. */
+	listPlaceholder: string;
+	/** How to find the ID for By ID. */
+	idHint: string;
+}
+
+/** Resource types whose IDs are picked with a resource locator. */
+export const LOCATORS: Record<string, LocatorSpec> = {
+	deals: {
+		searchListMethod: 'searchDeals',
+		listPlaceholder: 'Type a deal name or ID…',
+		idHint: 'the number after # in the list, or id from Deal → Get Many',
+	},
+	// A lead's ID is the ID of the deal it became, so leads are picked from the deals.
+	leads: {
+		searchListMethod: 'searchDeals',
+		listPlaceholder: 'Type the name or ID of the deal the lead became…',
+		idHint: 'the ID of the deal the lead became, e.g. id from Deal → Get Many',
+	},
+	contacts: {
+		searchListMethod: 'searchContacts',
+		listPlaceholder: 'Type a name, e-mail or ID…',
+		idHint: 'the number after # in the list, or id from Contact → Get Many',
+	},
+};
+
+/**
+ * Where to find the ID of a record the service offers no searchable list of, named by the
+ * operations of these nodes that return it.
+ */
+export const ID_SOURCES: Record<string, string> = {
+	advisers: 'IDs come from Deal → Get Many with Include `adviser`',
+	assets: 'IDs come from Income → Get Many with Include `linkedAsset`',
+	'contact-categories': "IDs are shown in Loan CRM's contact category settings",
+	'contact-external-references': 'IDs come from Contact → Get with Include `externalReferences`',
+	'contact-groups': 'IDs come from Contact → Get Many with Include `contactGroup`',
+	'deal-external-references': 'IDs come from Deal External Reference → Get Many',
+	'deal-notes': 'IDs come from Deal Note → Get Many',
+	'deal-securities': 'IDs come from Deal Security → Get Many',
+	'deal-structures': 'IDs come from Deal → Get with Include `dealStructures`',
+	incomes: 'IDs come from Income → Get Many',
+	integrations: 'IDs come from Deal External Reference → Get Many with Include `integration`',
+	organisations: "IDs come from Deal → Get with Include `adviser.organisation` (the deal adviser's broker organisation)",
+	tasks: 'IDs are shown on the task in Loan CRM and in the output of the step that created the task',
+};
+
+/**
+ * The By ID mode's check, the same rule as at run time (`parseId`): a whole number from 1 to
+ * 2147483647, leading zeros and surrounding spaces allowed. n8n anchors it with ^…$.
+ */
+export const ID_PATTERN = `\\s*0*(?:${wholeNumbersUpTo(String(MAX_ID))})\\s*`;
+
+/** A regex alternation matching exactly the whole numbers 1..limit written without leading zeros. */
+function wholeNumbersUpTo(limit: string): string {
+	const parts: string[] = [];
+	// Fewer digits than the limit: any such number.
+	if (limit.length > 1) parts.push(`[1-9]\\d{0,${limit.length - 2}}`);
+	// Same number of digits: equal to the limit up to position i, smaller at i, anything after.
+	for (let index = 0; index < limit.length; index++) {
+		const digit = Number(limit[index]);
+		const lowest = index === 0 ? 1 : 0;
+		const rest = limit.length - index - 1;
+		if (index === limit.length - 1) {
+			parts.push(`${limit.slice(0, index)}[${lowest}-${digit}]`);
+		} else if (digit - 1 >= lowest) {
+			parts.push(`${limit.slice(0, index)}[${lowest}-${digit - 1}]\\d{${rest}}`);
+		}
+	}
+	return parts.join('|');
+}
+
+export interface IdParameter {
+	displayName: string;
+	name: string;
+	description: string;
+	required?: boolean;
+}
+
+/** A locator for a record of `type`, or undefined when the type has no searchable list. */
+export function locatorProperty(parameter: IdParameter, type: string): INodeProperties | undefined {
+	const locator = LOCATORS[type];
+	if (locator === undefined) return undefined;
+	return {
+		displayName: parameter.displayName,
+		name: parameter.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		...(parameter.required === true ? { required: true } : {}),
+		description: `${parameter.description}. Choose From List (search as you type) or enter By ID.`,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: locator.listPlaceholder,
+				typeOptions: { searchListMethod: locator.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 12345',
+				hint: `A whole number: ${locator.idHint}`,
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: ID_PATTERN, errorMessage: `Must be a whole number from 1 to ${MAX_ID}` },
+					},
+				],
+			},
+		],
+	};
+}
+
+/** What to say after an ID field's own description: where the ID comes from. */
+export function idSourceOf(type: string): string | undefined {
+	return ID_SOURCES[type];
+}
+
+/**
+ * The label of an ID parameter, as the editor shows it and as messages name it: a locator reads
+ * "Deal" (it holds a choice, not only a number), a plain ID field "Deal Structure ID".
+ */
+export function idParameterLabel(spec: OperationSpec, name: string): string {
+	return LOCATORS[idTypeOf(spec, name)] !== undefined ? displayNameOf(name.replace(/Id$/, '')) : displayNameOf(name);
+}

@@ -1,0 +1,10 @@
+import type { OperationSpec } from '../../service/catalogue';
+import { apiRequest } from '../../requests/transport';
+import type { ActionContext, ActionResult } from './common';
+import { resolvePath, userIdOverride } from './common';
+
+export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
+	const { path, ids } = resolvePath(this, spec, itemIndex);
+	await apiRequest.call(this, { method: 'DELETE', path, itemIndex, userId: userIdOverride(this, itemIndex) });
+	return [{ id: Object.values(ids).pop() ?? '', deleted: true }];
+}

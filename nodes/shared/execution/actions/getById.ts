@@ -1,0 +1,49 @@
+/**
+ * One record by its ID from a collection endpoint: `filter=equals(id,'N')` with `page[size]=1`,
+ * Include and Fields as on Get Many. No record is an error (404), never an empty success.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { OperationSpec } from '../../service/catalogue';
+import { primaryResources } from '../../service/jsonapi';
+import { quoteLiteral, queryFromOptions } from '../../input/query';
+import { RESOURCE_TYPES } from '../../service/schema';
+import { apiRequest } from '../../requests/transport';
+import { idParameterLabel } from '../../description/locators';
+import { parseId } from '../../input/values';
+import type { ActionContext, ActionResult } from './common';
+import { readOutput, resolvePath, userIdOverride } from './common';
+
+export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
+	const node = this.getNode();
+	const idParameter = spec.idParameter;
+	if (idParameter === undefined) throw new Error(`${spec.resource}.${spec.operation}: a getById operation needs idParameter`);
+	const { path } = resolvePath(this, spec, itemIndex);
+	const id = parseId(node, idParameterLabel(spec, idParameter), this.getNodeParameter(idParameter, itemIndex, ''), itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const type = RESOURCE_TYPES[spec.type];
+	const { include, fields } = queryFromOptions(node, spec.type, type, { include: options.include, fields: options.fields }, this.getTimezone(), itemIndex);
+	const response = await apiRequest.call(this, {
+		method: 'GET',
+		path,
+		query: { filter: `equals(id,${quoteLiteral(id)})`, include, fields, pageSize: 1 },
+		itemIndex,
+		userId: userIdOverride(this, itemIndex),
+	});
+	const document = response.body ?? {};
+	if (primaryResources(document).length === 0) {
+		const message = `Loan CRM has no ${type.label} with ID ${id}`;
+		throw new NodeApiError(
+			node,
+			{ message, status: 404, request: `GET /jsonapi${path}` },
+			{
+				message,
+				description: `No ${type.label} with this ID exists, or it is not visible to this client (its organisation, or the User ID's rights). Check the ID.`,
+				httpCode: '404',
+				itemIndex,
+			},
+		);
+	}
+	return readOutput(this, document, itemIndex);
+}

@@ -1,0 +1,62 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OperationSpec } from '../../service/catalogue';
+import { explainRejectedQuery } from '../../guidance';
+import { paginate } from '../../paging/pagination';
+import { requestsInParallel } from '../../requests/parallel';
+import { queryFromOptions } from '../../input/query';
+import { RESOURCE_TYPES } from '../../service/schema';
+import { invalidParameter } from '../../input/values';
+import type { ActionContext, ActionResult } from './common';
+import { readOutput, resolvePath, userIdOverride } from './common';
+
+/** `{ id, type, dealId, ... }`: the parent's ID right after the item's own. */
+function withParentId(item: IDataObject, name: string, value: string): IDataObject {
+	const { id, type, ...rest } = item;
+	return { id, type, [name]: value, ...rest };
+}
+
+/**
+ * A collection, with Return All or Limit: a searchable one (`/deals`: filter, sort, include, fields)
+ * or a related one (`/deals/{dealId}/dealNotes`: no query options), whose simplified items carry
+ * the parent's ID under the path parameter's name, so items from many parents stay attributable.
+ */
+export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
+	const node = this.getNode();
+	const related = spec.shape === 'getRelatedMany';
+	const { path, ids } = resolvePath(this, spec, itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, related) as boolean;
+	let limit: number | undefined;
+	if (!returnAll) {
+		const value = this.getNodeParameter('limit', itemIndex, 50) as unknown;
+		if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+			throw invalidParameter(node, 'Limit', `must be a whole number of at least 1; got ${JSON.stringify(value)}`, itemIndex);
+		}
+		limit = value;
+	}
+	const query = related
+		? undefined
+		: queryFromOptions(node, spec.type, RESOURCE_TYPES[spec.type], this.getNodeParameter('options', itemIndex, {}) as IDataObject, this.getTimezone(), itemIndex);
+	const parent = related ? Object.entries(ids).pop() : undefined;
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const results: ActionResult = [];
+	await paginate
+		.call(this, {
+			path,
+			query,
+			limit,
+			itemIndex,
+			userId: userIdOverride(this, itemIndex),
+			supportsFilter: !related,
+			parallel: requestsInParallel(this),
+			onPage: (document) => {
+				for (const item of readOutput(this, document, itemIndex)) {
+					results.push(parent !== undefined && simplify ? withParentId(item, parent[0], parent[1]) : item);
+				}
+			},
+		})
+		.catch((error: unknown) => {
+			throw explainRejectedQuery(error, spec.type, RESOURCE_TYPES[spec.type]);
+		});
+	return results;
+}

@@ -1,0 +1,112 @@
+/**
+ * Create and update: the request document is built from the operation's fields, each value checked
+ * against the resource table before anything is sent.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { OperationSpec, WriteField } from '../../service/catalogue';
+import { HTTP_METHOD, writeFields } from '../../service/catalogue';
+import type { RelationshipValue } from '../../service/jsonapi';
+import { buildResourceDocument, flatten, primaryResources } from '../../service/jsonapi';
+import type { AttributeSpec } from '../../service/schema';
+import { RESOURCE_TYPES } from '../../service/schema';
+import { explainRejectedValue, writeFieldLabel } from '../../guidance';
+import { apiRequest } from '../../requests/transport';
+import { coerceAttribute, locatorValue, parseId, parseIdList } from '../../input/values';
+import type { ActionContext, ActionResult } from './common';
+import { resolvePath, userIdOverride } from './common';
+
+interface WriteValues {
+	attributes: IDataObject;
+	relationships: Record<string, RelationshipValue>;
+}
+
+/** Nothing given: no value, an empty one, or a resource locator with nothing chosen. */
+function isUnset(input: unknown): boolean {
+	const value = locatorValue(input);
+	return value === undefined || value === null || value === '';
+}
+
+function addField(
+	context: ActionContext,
+	spec: OperationSpec,
+	field: WriteField,
+	label: string,
+	value: unknown,
+	values: WriteValues,
+	itemIndex: number,
+): void {
+	const node = context.getNode();
+	if (field.kind === 'attribute') {
+		const attribute = (RESOURCE_TYPES[spec.type].attributes as Record<string, AttributeSpec>)[field.name];
+		values.attributes[field.name] = coerceAttribute(node, label, attribute, value, context.getTimezone(), itemIndex) as IDataObject[string];
+		return;
+	}
+	const target = field.relationship.target;
+	values.relationships[field.name] = field.relationship.toMany
+		? parseIdList(node, label, value, itemIndex).map((id) => ({ type: target, id }))
+		: { type: target, id: parseId(node, label, value, itemIndex) };
+}
+
+function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: number): WriteValues {
+	const node = context.getNode();
+	const { required, optional } = writeFields(spec);
+	const values: WriteValues = { attributes: {}, relationships: {} };
+	for (const field of required) {
+		const value = context.getNodeParameter(field.parameter, itemIndex, '') as unknown;
+		const label = writeFieldLabel(spec, field, true);
+		if (isUnset(value) || (typeof locatorValue(value) === 'string' && String(locatorValue(value)).trim() === '')) {
+			throw new NodeOperationError(node, `Parameter "${label}" is required`, { itemIndex });
+		}
+		addField(context, spec, field, label, value, values, itemIndex);
+	}
+	const collectionName = spec.shape === 'create' ? 'additionalFields' : 'updateFields';
+	const collection = optional.length > 0 ? (context.getNodeParameter(collectionName, itemIndex, {}) as IDataObject) : {};
+	for (const field of optional) {
+		if (!(field.parameter in collection)) continue;
+		const value = collection[field.parameter];
+		// Empty (e.g. an optional form field) leaves the field out; on update an expression giving
+		// null clears an attribute.
+		if (value === null && spec.shape === 'update' && field.kind === 'attribute') {
+			values.attributes[field.name] = null;
+			continue;
+		}
+		if (isUnset(value)) continue;
+		addField(context, spec, field, writeFieldLabel(spec, field, false), value, values, itemIndex);
+	}
+	return values;
+}
+
+export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
+	const node = this.getNode();
+	const { path, ids } = resolvePath(this, spec, itemIndex);
+	const values = collectValues(this, spec, itemIndex);
+	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length;
+	if (fieldCount === 0) {
+		throw new NodeOperationError(
+			node,
+			spec.shape === 'create' ? 'Add at least one field under "Additional Fields"' : 'Add at least one field under "Update Fields"',
+			{ itemIndex, description: 'Nothing would be sent otherwise.' },
+		);
+	}
+	// On update, data.id must equal the path id (the last id in the path).
+	const id = spec.shape === 'update' ? Object.values(ids).pop() : undefined;
+	const body = buildResourceDocument({ type: spec.type, id, ...values });
+	const response = await apiRequest
+		.call(this, {
+			method: HTTP_METHOD[spec.shape],
+			path,
+			body,
+			itemIndex,
+			userId: userIdOverride(this, itemIndex),
+		})
+		.catch((error: unknown) => {
+			throw explainRejectedValue(error, spec);
+		});
+	const document = response.body;
+	if (document !== undefined && primaryResources(document).length > 0) return flatten(document);
+	// 204, or a 201 without a body: the service accepted exactly what was sent.
+	const createdId = id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1];
+	return [{ id: createdId ?? null, type: spec.type, ...values.attributes }];
+}

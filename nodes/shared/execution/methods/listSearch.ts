@@ -1,0 +1,120 @@
+/**
+ * The From List searches of the resource locators (nodes/shared/locators.ts), shared by every
+ * action node. Each call is one small, cheap request: a page of LIST_PAGE_SIZE, only the
+ * attributes the label needs, newest first and paged by id (`lessThan(id,…)`), which the service
+ * charges least for.
+ */
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import { displayNameOf } from '../../service/catalogue';
+import type { Resource } from '../../service/jsonapi';
+import { primaryResources } from '../../service/jsonapi';
+import type { ListSearchMethod } from '../../description/locators';
+import { combineFilters, quoteLiteral } from '../../input/query';
+import { apiRequest } from '../../requests/transport';
+import { MAX_ID } from '../../input/values';
+
+/** Results per request; the editor asks for the next page when the user scrolls. */
+export const LIST_PAGE_SIZE = 25;
+
+interface SearchableList {
+	type: string;
+	/** Text attributes each typed word is looked for in. */
+	searchFields: readonly string[];
+	/** The sparse fieldset: what the label needs. */
+	labelFields: readonly string[];
+	label(attributes: IDataObject, id: string): string;
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+const LISTS: Record<ListSearchMethod, SearchableList> = {
+	searchDeals: {
+		type: 'deals',
+		searchFields: ['name'],
+		labelFields: ['name', 'dealStatus'],
+		// "Walker, Rahul — Settled — #10201"
+		label: (attributes, id) => {
+			const status = text(attributes.dealStatus);
+			return [text(attributes.name) ?? '(no name)', status && displayNameOf(status), `#${id}`].filter(Boolean).join(' — ');
+		},
+	},
+	searchContacts: {
+		type: 'contacts',
+		searchFields: ['firstName', 'lastName', 'preferredName', 'email'],
+		labelFields: ['firstName', 'lastName', 'email'],
+		// "Walker, Rahul — rahul.walker@example.com — #6000001"
+		label: (attributes, id) => {
+			const name = [text(attributes.lastName), text(attributes.firstName)].filter(Boolean).join(', ');
+			return [name === '' ? '(no name)' : name, text(attributes.email), `#${id}`].filter(Boolean).join(' — ');
+		},
+	},
+};
+
+/**
+ * The filter for what the user typed: every word must appear in one of the search fields (so
+ * "Rahul Walker" finds "Walker, Rahul"); a word that is a whole number also matches the ID.
+ * Words are quoted for the filter syntax, so "O'Connor" is sent as 'O''Connor'.
+ */
+export function searchFilter(searchFields: readonly string[], typed: string | undefined): string | undefined {
+	const words = (typed ?? '')
+		.split(/[\s,]+/)
+		.map((word) => word.replace(/^#/, ''))
+		.filter((word) => word !== '');
+	return combineFilters(
+		words.map((word) => {
+			const matches = searchFields.map((field) => `contains(${field},${quoteLiteral(word)})`);
+			if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= MAX_ID) matches.push(`equals(id,${quoteLiteral(String(Number(word)))})`);
+			return matches.length === 1 ? matches[0] : `or(${matches.join(',')})`;
+		}),
+	);
+}
+
+/** Request Options → User ID of the node being edited, when it is a plain ID (not an expression). */
+function userIdOf(context: ILoadOptionsFunctions): string | undefined {
+	const options = context.getCurrentNodeParameter('requestOptions') as { userId?: unknown } | undefined;
+	const userId = typeof options?.userId === 'string' ? options.userId.trim() : undefined;
+	return userId !== undefined && /^\d+$/.test(userId) ? userId : undefined;
+}
+
+async function searchList(
+	context: ILoadOptionsFunctions,
+	list: SearchableList,
+	typed: string | undefined,
+	paginationToken: string | undefined,
+): Promise<INodeListSearchResult> {
+	// The token is the last ID of the previous page; pages continue below it.
+	const after = paginationToken !== undefined && /^\d+$/.test(paginationToken) ? `lessThan(id,${quoteLiteral(paginationToken)})` : undefined;
+	const response = await apiRequest.call(context, {
+		method: 'GET',
+		path: `/${list.type}`,
+		query: {
+			filter: combineFilters([searchFilter(list.searchFields, typed), after]),
+			sort: '-id',
+			fields: { [list.type]: list.labelFields.join(',') },
+			pageSize: LIST_PAGE_SIZE,
+		},
+		userId: userIdOf(context),
+	});
+	const document = response.body ?? {};
+	const resources: Resource[] = primaryResources(document);
+	const results: INodeListSearchItems[] = resources.map((resource) => ({
+		name: list.label(resource.attributes ?? {}, String(resource.id)),
+		value: String(resource.id),
+	}));
+	const hasMore = resources.length === LIST_PAGE_SIZE && typeof document.links?.next === 'string' && document.links.next !== '';
+	return { results, paginationToken: hasMore ? String(resources[resources.length - 1].id) : undefined };
+}
+
+export async function searchDeals(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchDeals, filter, paginationToken);
+}
+
+export async function searchContacts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchContacts, filter, paginationToken);
+}
+
+/** `methods.listSearch` of every action node. */
+export const listSearch = { searchDeals, searchContacts } satisfies Record<ListSearchMethod, unknown>;

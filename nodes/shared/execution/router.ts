@@ -1,0 +1,96 @@
+/**
+ * The item loop of every action node, written once: find the operation in the node's catalogue,
+ * run its shape's action per input item (up to Request Options → Requests in Parallel at once),
+ * pair each output item to its input in input order, and honour Continue On Fail.
+ */
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ACTIONS } from './actions';
+import { agentOutputShaper } from '../agent';
+import type { ActionResult } from './actions/common';
+import { resolvePath } from './actions/common';
+import type { OperationSpec } from '../service/catalogue';
+import { forEachIndex, requestsInParallel } from '../requests/parallel';
+
+function errorItem(error: unknown): IDataObject {
+	const failure = error as { message?: unknown; description?: unknown; httpCode?: unknown };
+	const json: IDataObject = { error: typeof failure.message === 'string' ? failure.message : String(error) };
+	if (typeof failure.description === 'string' && failure.description !== '') json.description = failure.description;
+	if (typeof failure.httpCode === 'string' && failure.httpCode !== '') json.httpCode = failure.httpCode;
+	return json;
+}
+
+/**
+ * The error to stop the run with. Its message is left as it is, whichever item failed, so that an
+ * Error Workflow can match on it; the failed input item travels with it as `itemIndex`.
+ */
+function stoppingError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex ??= itemIndex;
+		return error;
+	}
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+}
+
+/**
+ * Items that change the same record (update or delete of one path) must reach the service in item
+ * order; creates make new records and reads change nothing, so they need no order.
+ */
+function sameRecordKey(context: IExecuteFunctions, spec: OperationSpec, itemIndex: number): string | undefined {
+	if (spec.shape !== 'update' && spec.shape !== 'delete') return undefined;
+	try {
+		return resolvePath(context, spec, itemIndex).path;
+	} catch {
+		// The item fails on its own when it runs; it sends nothing.
+		return undefined;
+	}
+}
+
+type Outcome = { results: ActionResult } | { error: unknown };
+
+export async function route(
+	this: IExecuteFunctions,
+	operations: readonly OperationSpec[],
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const spec = operations.find((entry) => entry.resource === resource && entry.operation === operation);
+	if (spec === undefined) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for resource "${resource}"`);
+	}
+	const action = ACTIONS[spec.shape];
+	const parallel = requestsInParallel(this);
+	const continueOnFail = this.continueOnFail();
+	const outcomes: Outcome[] = new Array<Outcome>(items.length);
+	// Without Continue On Fail the first failing item ends the run: no later item is started.
+	let firstFailure: number | undefined;
+	await forEachIndex(
+		items.length,
+		parallel,
+		async (itemIndex) => {
+			try {
+				outcomes[itemIndex] = { results: await action.call(this, spec, itemIndex) };
+			} catch (error) {
+				outcomes[itemIndex] = { error };
+				if (!continueOnFail && (firstFailure === undefined || itemIndex < firstFailure)) firstFailure = itemIndex;
+			}
+		},
+		{ keyOf: (itemIndex) => sameRecordKey(this, spec, itemIndex), stopAfter: () => firstFailure },
+	);
+	if (firstFailure !== undefined) {
+		throw stoppingError(this.getNode(), (outcomes[firstFailure] as { error: unknown }).error, firstFailure);
+	}
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const outcome = outcomes[itemIndex];
+		if ('error' in outcome) {
+			output.push({ json: errorItem(outcome.error), pairedItem: { item: itemIndex } });
+			continue;
+		}
+		const shape = agentOutputShaper(this, itemIndex);
+		for (const json of outcome.results) output.push({ json: shape(json), pairedItem: { item: itemIndex } });
+	}
+	return [output];
+}

@@ -1,0 +1,389 @@
+/**
+ * The one function every Loan CRM request goes through: URL, media types, UserId, authentication
+ * through n8n's credential helpers, retries and error mapping.
+ */
+import type {
+	IAdditionalCredentialOptions,
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	INode,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { FailedExchange } from '../errors/factory';
+import { redact, toNodeApiError } from '../errors/factory';
+import { networkErrorCode } from '../../../credentials/networkProblem';
+import type { Document, QueryParameters } from '../service/jsonapi';
+import { buildQueryString } from '../service/jsonapi';
+
+export const CREDENTIAL_TYPE = 'loanCrmOAuth2Api';
+export const MEDIA_TYPE = 'application/vnd.api+json';
+
+export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+/** How hard the transport tries before giving up; exported so the README and tests agree. */
+export const RETRY_POLICY = {
+	/** Attempts in all when the service answers 429. */
+	rateLimitAttempts: 4,
+	/** Longest `retry-after` the node waits for; a longer one fails at once with the wait in the message. */
+	maxRetryAfterSeconds: 60,
+	/** Wait when a 429 carries no usable `retry-after`. */
+	defaultRetryAfterSeconds: 2,
+	/** Attempts in all for a GET that meets 502/503/504 or a dropped connection. */
+	transientAttempts: 4,
+	/** Backoff before the 2nd, 3rd, 4th attempt of a GET. */
+	backoffMs: [300, 1000, 2500],
+	/** Longest wait for one answer; a page of 100 large records arrives well within it. */
+	timeoutMs: 60_000,
+} as const;
+
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET']);
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below /jsonapi, e.g. `/deals` or `/deal-notes/12`. */
+	path: string;
+	query?: QueryParameters;
+	body?: IDataObject;
+	itemIndex?: number;
+	/** Acts as this adviser instead of the credential's User ID (already checked). */
+	userId?: string;
+}
+
+export interface ApiResponse {
+	status: number;
+	headers: Record<string, string>;
+	/** The parsed JSON:API document; undefined for an empty body (204). */
+	body: Document | undefined;
+}
+
+interface ConnectionSettings {
+	baseUrl: string;
+	userId: string;
+	secrets: string[];
+}
+
+/** A credential value that makes every request impossible; reported per request, with its item. */
+interface SettingsProblem {
+	message: string;
+	description: string;
+}
+
+type SettingsOutcome = { settings: ConnectionSettings } | { problem: SettingsProblem };
+
+interface ExecutionState {
+	settings?: Promise<SettingsOutcome>;
+	/** A 401 that survived n8n's one token refresh; later requests of the run fail at once. */
+	rejectedToken?: FailedExchange;
+	/** The credential could not get a token; later requests of the run fail at once, without asking again. */
+	tokenProblem?: string;
+	/**
+	 * After a 429 every request of the run, in flight or not, waits until then (`Date.now()` ms):
+	 * the budget is shared, so one worker's retry-after holds for all of them.
+	 */
+	rateLimitedUntil?: number;
+	/**
+	 * Settles when the run's first request has its answer. Requests sent in parallel wait for it, so
+	 * that a token missing at the start is fetched once (not once per request in flight), and a
+	 * failing token endpoint or a rejected token stops the others before they are sent.
+	 */
+	firstExchange?: Promise<void>;
+}
+
+/** Waits while the run is paused by a 429's retry-after (which may be extended meanwhile). */
+async function waitForRateLimit(state: ExecutionState): Promise<void> {
+	for (;;) {
+		const wait = (state.rateLimitedUntil ?? 0) - Date.now();
+		if (wait <= 0) return;
+		await sleep(wait);
+	}
+}
+
+const executionState = new WeakMap<object, ExecutionState>();
+
+function stateOf(context: RequestContext): ExecutionState {
+	let state = executionState.get(context);
+	if (state === undefined) {
+		state = {};
+		executionState.set(context, state);
+	}
+	return state;
+}
+
+async function loadSettings(context: RequestContext): Promise<SettingsOutcome> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const rawBase = String(credentials.baseUrl ?? '').trim();
+	const baseUrl = rawBase.replace(/\/+$/, '').replace(/\/jsonapi$/i, '');
+	if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
+		return {
+			problem: {
+				message: `The credential's Base URL "${rawBase.slice(0, 100)}" is not an http(s) URL`,
+				description: 'Enter the service address issued at onboarding, e.g. https://api.example.com (without /jsonapi).',
+			},
+		};
+	}
+	const userId = String(credentials.userId ?? '').trim();
+	if (!/^\d{1,10}$/.test(userId)) {
+		return {
+			problem: {
+				message: `The credential's User ID "${userId.slice(0, 30)}" is not a whole number`,
+				description: 'The User ID is your adviser contact ID (AdviserContactId), a whole number issued with the credentials.',
+			},
+		};
+	}
+	const secrets = [credentials.clientSecret, credentials.accessToken]
+		.map((value) => (typeof value === 'string' ? value : ''))
+		.filter((value) => value.length > 0);
+	return { settings: { baseUrl, userId, secrets } };
+}
+
+/**
+ * The credential's connection values, read once per execution. A wrong value fails every request,
+ * each with its own item index (the same message for every item, so Error Workflows can match it).
+ */
+async function settingsOf(context: RequestContext, itemIndex: number | undefined): Promise<ConnectionSettings> {
+	const state = stateOf(context);
+	state.settings ??= loadSettings(context);
+	const outcome = await state.settings;
+	if ('problem' in outcome) {
+		throw new NodeOperationError(context.getNode(), outcome.problem.message, { description: outcome.problem.description, itemIndex });
+	}
+	return outcome.settings;
+}
+
+function parseRetryAfter(value: string | undefined): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const trimmed = value.trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed));
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+function lowerCaseHeaders(headers: unknown): Record<string, string> {
+	const result: Record<string, string> = {};
+	if (headers === null || typeof headers !== 'object') return result;
+	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+		if (value === undefined || value === null) continue;
+		result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+	}
+	return result;
+}
+
+function bodyText(data: unknown): string | undefined {
+	if (data === undefined || data === null) return undefined;
+	if (typeof data === 'string') return data;
+	if (data instanceof Uint8Array) return new TextDecoder().decode(data);
+	return JSON.stringify(data);
+}
+
+function parseJson(text: string | undefined): { ok: true; value: unknown } | { ok: false } {
+	if (text === undefined || text.trim() === '') return { ok: true, value: undefined };
+	try {
+		return { ok: true, value: JSON.parse(text) as unknown };
+	} catch {
+		return { ok: false };
+	}
+}
+
+interface Outcome {
+	status?: number;
+	headers: Record<string, string>;
+	text?: string;
+	networkCode?: string;
+	/** The credential could not get a token; the message says which value to fix. */
+	tokenProblem?: string;
+}
+
+/** What a thrown request error tells: the HTTP answer, a network failure, or a token failure. */
+function outcomeOfError(error: unknown): Outcome {
+	const candidates: unknown[] = [error, (error as { cause?: unknown })?.cause];
+	for (const candidate of candidates) {
+		const response = (candidate as { response?: { status?: unknown; headers?: unknown; data?: unknown } })
+			?.response;
+		if (response && typeof response.status === 'number') {
+			return { status: response.status, headers: lowerCaseHeaders(response.headers), text: bodyText(response.data) };
+		}
+	}
+	for (const candidate of candidates) {
+		const message = (candidate as { message?: unknown })?.message;
+		if (typeof message === 'string' && message.startsWith('Loan CRM credential:')) {
+			return { headers: {}, tokenProblem: message };
+		}
+	}
+	// n8n before 2.34 keeps only the status code and the parsed body of an HTTP error.
+	const httpCode = Number((error as { httpCode?: unknown })?.httpCode);
+	if (Number.isInteger(httpCode) && httpCode >= 100) {
+		const data = (error as { context?: { data?: unknown } })?.context?.data;
+		return { status: httpCode, headers: {}, text: bodyText(data) };
+	}
+	return { headers: {}, networkCode: networkErrorCode(error) ?? 'UNKNOWN' };
+}
+
+function tokenError(node: INode, problem: string, secrets: string[], itemIndex: number | undefined): NodeApiError {
+	const message = redact(problem, secrets);
+	return new NodeApiError(node, { message }, {
+		message,
+		description: 'The Loan CRM credential could not get an access token, so no request was sent to the API.',
+		itemIndex,
+	});
+}
+
+/**
+ * One exchange. Statuses come back as answers, so their headers and body are always readable
+ * (n8n before 2.34 drops them from the errors it throws); only 401 is left to throw, because that
+ * is what makes n8n renew the token (the credential's `preAuthentication`) and repeat the request
+ * once.
+ *
+ * n8n 1.x ignores `except` and hands the 401 back as an answer instead. Asking n8n again the same
+ * way would send the stale token once more (401, 401, new token, 200). Instead the repeat goes out
+ * with the credential's data minus its stored token: n8n then fetches a new token first, stores it
+ * for later requests and executions, and sends the request once with it, so every n8n version
+ * costs one new token and one repeat. The repeat's answer is final, whatever its status.
+ */
+async function send(context: RequestContext, options: IHttpRequestOptions): Promise<Outcome> {
+	const attempt = async (additionalCredentialOptions?: IAdditionalCredentialOptions): Promise<Outcome & { answered?: boolean }> => {
+		try {
+			const response = (await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				CREDENTIAL_TYPE,
+				{ ...options, headers: { ...options.headers }, ignoreHttpStatusErrors: { ignore: true, except: [401] } },
+				additionalCredentialOptions,
+			)) as { statusCode: number; headers: unknown; body: unknown };
+			return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), text: bodyText(response.body), answered: true };
+		} catch (error) {
+			return outcomeOfError(error);
+		}
+	};
+	const outcome = await attempt();
+	if (outcome.status !== 401 || !outcome.answered) return outcome;
+	return await attempt({ credentialsDecrypted: await withoutStoredToken(context) });
+}
+
+/** The node's credential as n8n decrypts it, with the expirable token emptied so n8n renews it. */
+async function withoutStoredToken(context: RequestContext): Promise<ICredentialsDecrypted> {
+	const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	const data = await context.getCredentials(CREDENTIAL_TYPE);
+	return {
+		id: reference?.id ?? '',
+		name: reference?.name ?? '',
+		type: CREDENTIAL_TYPE,
+		data: { ...data, accessToken: '' },
+	};
+}
+
+/**
+ * Sends one API request. 401 is left to n8n's credential machinery (one new token, one retry);
+ * 429 waits for `retry-after`; 502/503/504 and dropped connections are retried only for GET.
+ */
+export async function apiRequest(this: RequestContext, request: ApiRequest): Promise<ApiResponse> {
+	const state = stateOf(this);
+	if (state.firstExchange !== undefined) {
+		await state.firstExchange;
+		return await exchange(this, state, request);
+	}
+	let answered = (): void => undefined;
+	state.firstExchange = new Promise<void>((resolve) => (answered = resolve));
+	try {
+		return await exchange(this, state, request);
+	} finally {
+		answered();
+	}
+}
+
+async function exchange(context: RequestContext, state: ExecutionState, request: ApiRequest): Promise<ApiResponse> {
+	const node = context.getNode();
+	const settings = await settingsOf(context, request.itemIndex);
+	if (state.rejectedToken) {
+		throw toNodeApiError(node, { ...state.rejectedToken, path: request.path, method: request.method }, settings.secrets, request.itemIndex);
+	}
+	if (state.tokenProblem !== undefined) throw tokenError(node, state.tokenProblem, settings.secrets, request.itemIndex);
+	const queryString = buildQueryString(request.query ?? {});
+	const headers: IDataObject = { Accept: MEDIA_TYPE, UserId: request.userId ?? settings.userId };
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${settings.baseUrl}/jsonapi${request.path}${queryString === '' ? '' : `?${queryString}`}`,
+		headers,
+		returnFullResponse: true,
+		encoding: 'text',
+		json: false,
+		timeout: RETRY_POLICY.timeoutMs,
+	};
+	if (request.body !== undefined) {
+		headers['Content-Type'] = MEDIA_TYPE;
+		options.body = JSON.stringify(request.body);
+	}
+
+	const isGet = request.method === 'GET';
+	let rateLimitAttempts = 0;
+	let transientAttempts = 0;
+	for (;;) {
+		await waitForRateLimit(state);
+		const outcome = await send(context, options);
+
+		const failure: FailedExchange = {
+			method: request.method,
+			path: request.path,
+			status: outcome.status,
+			text: outcome.text,
+			networkCode: outcome.networkCode,
+		};
+
+		if (outcome.tokenProblem !== undefined) {
+			state.tokenProblem = outcome.tokenProblem;
+			throw tokenError(node, outcome.tokenProblem, settings.secrets, request.itemIndex);
+		}
+
+		const status = outcome.status;
+		if (status !== undefined && status >= 200 && status < 300) {
+			const parsed = parseJson(outcome.text);
+			if (!parsed.ok) {
+				throw toNodeApiError(node, { ...failure, status }, settings.secrets, request.itemIndex);
+			}
+			if (parsed.value !== undefined && (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))) {
+				throw toNodeApiError(node, { ...failure, text: outcome.text, body: undefined }, settings.secrets, request.itemIndex);
+			}
+			return { status, headers: outcome.headers, body: parsed.value as Document | undefined };
+		}
+
+		const parsed = parseJson(outcome.text);
+		failure.body = parsed.ok ? parsed.value : undefined;
+
+		if (status === 429) {
+			rateLimitAttempts += 1;
+			const retryAfter = parseRetryAfter(outcome.headers['retry-after']);
+			failure.retryAfterSeconds = retryAfter;
+			failure.attempts = rateLimitAttempts;
+			const wait = retryAfter ?? RETRY_POLICY.defaultRetryAfterSeconds;
+			if (rateLimitAttempts < RETRY_POLICY.rateLimitAttempts && wait <= RETRY_POLICY.maxRetryAfterSeconds) {
+				state.rateLimitedUntil = Math.max(state.rateLimitedUntil ?? 0, Date.now() + wait * 1000);
+				continue;
+			}
+			throw toNodeApiError(node, failure, settings.secrets, request.itemIndex);
+		}
+
+		const transient =
+			(status !== undefined && TRANSIENT_STATUSES.has(status)) ||
+			(status === undefined && outcome.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(outcome.networkCode));
+		if (transient) {
+			transientAttempts += 1;
+			failure.attempts = transientAttempts;
+			if (!isGet) {
+				failure.notRetried = true;
+			} else if (transientAttempts < RETRY_POLICY.transientAttempts) {
+				await sleep(RETRY_POLICY.backoffMs[transientAttempts - 1] ?? 2500);
+				continue;
+			}
+		}
+
+		if (status === undefined && !isGet) failure.notRetried = true;
+		if (status === 401) state.rejectedToken = failure;
+		throw toNodeApiError(node, failure, settings.secrets, request.itemIndex);
+	}
+}

@@ -1,0 +1,86 @@
+/**
+ * Runs the sandbox service until Ctrl-C.
+ *
+ *   npx ts-node --transpile-only sandbox/cli.ts [--port 8080] [--deals 5000] [--rate-limit]
+ *     [--contacts N] [--count-totals] [--token-lifetime SECONDS] [--clock-offset SECONDS] [--latency MS] [--jitter MS]
+ *
+ * --latency plays a network round trip of MS (± --jitter MS, default a fifth of it) on every request.
+ * --rate-limit enables a bucket of 600 tokens refilled at 2 per second (about 600 per 5 minutes).
+ * --clock-offset runs the service's clock ahead (positive) or behind (negative, e.g. --clock-offset=-300).
+ */
+import { startSandbox } from './index';
+
+function arg(name: string): string | undefined {
+	const index = process.argv.indexOf(name);
+	if (index >= 0) return process.argv[index + 1];
+	const prefixed = process.argv.find((a) => a.startsWith(`${name}=`));
+	return prefixed?.slice(name.length + 1);
+}
+
+function flag(name: string): boolean {
+	return process.argv.includes(name);
+}
+
+function int(name: string): number | undefined {
+	const value = arg(name);
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < 0) {
+		console.error(`${name} needs a whole number, got '${value}'`);
+		process.exit(2);
+	}
+	return n;
+}
+
+async function main(): Promise<void> {
+	if (flag('--help') || flag('-h')) {
+		console.log('Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S] [--latency MS] [--jitter MS]');
+		return;
+	}
+	const offset = arg('--clock-offset');
+	if (offset !== undefined && !/^-?\d+$/.test(offset)) {
+		console.error(`--clock-offset needs a whole number of seconds, got '${offset}'`);
+		process.exit(2);
+	}
+	const deals = int('--deals');
+	const contacts = int('--contacts');
+	const latency = int('--latency');
+	const started = Date.now();
+	const sandbox = await startSandbox({
+		port: int('--port') ?? 0,
+		sizes: { ...(deals !== undefined ? { deals } : {}), ...(contacts !== undefined ? { contacts } : {}) },
+		rateLimit: flag('--rate-limit') ? { capacity: 600, refillPerSecond: 2 } : false,
+		countTotals: flag('--count-totals'),
+		tokenLifetimeSeconds: int('--token-lifetime'),
+		clockOffsetSeconds: offset === undefined ? 0 : Number(offset),
+		latency: latency ? { ms: latency, jitterMs: int('--jitter') ?? Math.round(latency / 5) } : false,
+	});
+	console.log(`Loan CRM sandbox is up (${Date.now() - started} ms, ${sandbox.data.count('deals')} deals)`);
+	console.log(`  Base URL:      ${sandbox.baseUrl}`);
+	console.log(`  Token URL:     ${sandbox.tokenUrl}`);
+	console.log(`  Client ID:     ${sandbox.clientId}`);
+	console.log(`  Client secret: ${sandbox.clientSecret}`);
+	console.log('  Scope:         api');
+	console.log(`  UserId:        ${sandbox.userId}`);
+	console.log('Press Ctrl-C to stop.');
+	let stopping = false;
+	const stop = () => {
+		if (stopping) return;
+		stopping = true;
+		const api = sandbox.apiRequests().length;
+		sandbox.close().then(
+			() => {
+				console.log(`\nStopped after ${api} API requests.`);
+				process.exit(0);
+			},
+			() => process.exit(1),
+		);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});
