@@ -10,8 +10,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { queryableFields } from './agent';
 import type { OperationSpec, WriteField } from './service/catalogue';
+import { queryableFields } from './service/fields';
 import { writeFields } from './service/catalogue';
 import { writeFieldProperty } from './description/fieldProperties';
 import type { ErrorObject } from './service/jsonapi';

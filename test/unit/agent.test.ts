@@ -3,7 +3,8 @@ import type { INode } from 'n8n-workflow';
 
 import { OPERATIONS as CONTACT_OPERATIONS } from '../../nodes/LoanCrmContacts/operations';
 import { OPERATIONS as DEAL_OPERATIONS } from '../../nodes/LoanCrmDeals/operations';
-import { AGENT_DEFAULT_LIMIT, agentProperties, compactRecord, toolDescriptionOf, withAgentLimit } from '../../nodes/shared/agent';
+import { AGENT_DEFAULT_LIMIT, agentProperties, toolDescriptionOf, withAgentLimit } from '../../nodes/shared/description/toolDescription';
+import { compactRecord } from '../../nodes/shared/execution/toolOutput';
 import { checkFilterSyntax } from '../../nodes/shared/guidance';
 import { RESOURCE_TYPES } from '../../nodes/shared/service/schema';
 

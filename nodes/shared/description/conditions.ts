@@ -17,6 +17,7 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { displayNameOf } from '../service/catalogue';
+import { queryableFields } from '../service/fields';
 import { optionList } from './fieldProperties';
 import { FILTER_OPERATORS } from '../input/query';
 import type { ResourceTypeName, ResourceTypeSpec } from '../service/schema';
@@ -24,15 +25,12 @@ import { RESOURCE_TYPES } from '../service/schema';
 
 const NO_VALUE_OPERATORS = ['isNull', 'isNotNull'];
 
-/** The fields a condition can compare, alphabetically by label. */
+/** The fields a condition can compare (those a filter can name), alphabetically by label. */
 export function conditionFieldOptions(type: ResourceTypeSpec): INodePropertyOptions[] {
-	const paths = type.filterPaths ?? {};
+	const { attributes, paths } = queryableFields(type);
 	return [
-		{ name: 'ID', value: 'id', description: 'ID of the record' },
-		...Object.entries(type.attributes)
-			.filter(([, attribute]) => attribute.kind !== 'object')
-			.map(([name, attribute]) => ({ name: displayNameOf(name), value: name, description: attribute.description })),
-		...Object.entries(paths).map(([path, description]) => ({ name: displayNameOf(path.replace('.', ' ')), value: path, description })),
+		...attributes.map((name) => ({ name: displayNameOf(name), value: name, description: name === 'id' ? 'ID of the record' : type.attributes[name].description })),
+		...paths.map((path) => ({ name: displayNameOf(path.replace('.', ' ')), value: path, description: type.filterPaths?.[path] })),
 	].sort((a, b) => a.name.localeCompare(b.name));
 }
 

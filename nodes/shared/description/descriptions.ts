@@ -3,7 +3,6 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { agentProperties, withAgentLimit } from '../agent';
 import type { CatalogueDefaults, OperationSpec } from '../service/catalogue';
 import { displayNameOf, idParameters, idTypeOf, showFor, writeFields } from '../service/catalogue';
 import { conditionsProperty } from './conditions';
@@ -11,6 +10,7 @@ import { byDisplayName, writeFieldProperty } from './fieldProperties';
 import { idParameterLabel, idSourceOf, locatorProperty } from './locators';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/parallel';
 import { RESOURCE_TYPES } from '../service/schema';
+import { agentProperties, withAgentLimit } from './toolDescription';
 
 const READ_SHAPES = new Set(['getMany', 'getRelatedMany', 'get', 'getById']);
 

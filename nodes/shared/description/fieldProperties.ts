@@ -6,10 +6,12 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { WriteField } from '../service/catalogue';
 import { displayNameOf } from '../service/catalogue';
+import { valuesInListOrder } from '../service/fields';
 import { idSourceOf, locatorProperty } from './locators';
 import type { AttributeSpec, ResourceTypeSpec } from '../service/schema';
 
-function sentence(text: string): string {
+/** The text as a sentence: trimmed, ending in a full stop unless it has its own end mark. */
+export function sentence(text: string): string {
 	const trimmed = text.trim();
 	return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
@@ -20,8 +22,7 @@ export function byDisplayName<T extends { displayName: string }>(list: T[]): T[]
 
 /** An enum's dropdown entries: in the table's order when that order means something, else alphabetical. */
 export function optionList(values: readonly string[], ordered = false): INodePropertyOptions[] {
-	const list = ordered ? [...values] : [...values].sort((a, b) => displayNameOf(a).localeCompare(displayNameOf(b)));
-	return list.map((value) => ({ name: displayNameOf(value), value }));
+	return valuesInListOrder(values, ordered).map((value) => ({ name: displayNameOf(value), value }));
 }
 
 export function attributeProperty(name: string, spec: AttributeSpec): INodeProperties {

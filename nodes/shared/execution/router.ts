@@ -7,11 +7,11 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { ACTIONS } from './actions';
-import { agentOutputShaper } from '../agent';
 import type { ActionResult } from './actions/common';
 import { resolvePath } from './actions/common';
 import type { OperationSpec } from '../service/catalogue';
 import { forEachIndex, requestsInParallel } from '../requests/parallel';
+import { agentOutputShaper } from './toolOutput';
 
 function errorItem(error: unknown): IDataObject {
 	const failure = error as { message?: unknown; description?: unknown; httpCode?: unknown };

@@ -5,7 +5,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { checkFilterSyntax } from '../guidance';
-import { optionList } from '../description/fieldProperties';
+import { valuesInListOrder } from '../service/fields';
 import type { QueryParameters } from '../service/jsonapi';
 import type { AttributeKind, ResourceTypeSpec } from '../service/schema';
 import { invalidParameter, toCalendarDate, toUtcTimestamp } from './values';
@@ -150,7 +150,7 @@ export function buildConditionFilter(
 		// A dropdown left on no choice would otherwise filter on '' and silently match nothing.
 		if (kind === 'enum' && operator.value !== 'isNull' && operator.value !== 'isNotNull' && isEmptyValue(condition.value)) {
 			const attribute = type.attributes[field];
-			const choices = optionList(attribute.values ?? [], attribute.ordered).map((option) => option.value);
+			const choices = valuesInListOrder(attribute.values ?? [], attribute.ordered);
 			throw invalidParameter(node, valueParameter, `needs a value: choose one of ${choices.join(', ')}`, itemIndex);
 		}
 		switch (operator.value) {

@@ -1,5 +1,6 @@
 /**
- * The action nodes as tools of an AI agent (or of n8n's MCP Server Trigger).
+ * What an AI agent (or n8n's MCP Server Trigger) reads about each action node's tools: the tool
+ * description per operation, the tool's own Limit default and its Output option.
  *
  * How n8n makes a tool of a node (read in the installed n8n 2.30.0 and 1.123.81 and in
  * n8n-workflow/n8n-core 2.41; 1.123 has the same code minus the expression resolver of
@@ -24,57 +25,17 @@
  *   is JSON.stringify of every output item's json; a thrown error becomes "<message>\n\nDetails:
  *   <description>" (the MCP Server Trigger answers it as an isError result).
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationSpec } from './service/catalogue';
-import { displayNameOf, pathParameters, writeFields } from './service/catalogue';
-import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from './service/schema';
-import { RESOURCE_TYPES } from './service/schema';
+import type { OperationSpec } from '../service/catalogue';
+import { displayNameOf, pathParameters, writeFields } from '../service/catalogue';
+import { queryableFields } from '../service/fields';
+import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from '../service/schema';
+import { RESOURCE_TYPES } from '../service/schema';
+import { sentence } from './fieldProperties';
 
 /** Records a Get Many tool returns when the agent gives no Limit: enough to answer, cheap to read. */
 export const AGENT_DEFAULT_LIMIT = 10;
-
-/** Whether the node runs as an agent's tool (its type is the `…Tool` copy n8n makes). */
-export function isToolRun(context: Pick<IExecuteFunctions, 'getNode'>): boolean {
-	return context.getNode().type.endsWith('Tool');
-}
-
-/**
- * A record without what tells an agent nothing: null members, empty objects and empty lists,
- * at every depth. Zero, false and empty text are values and stay.
- */
-export function compactRecord(value: IDataObject): IDataObject {
-	const result: IDataObject = {};
-	for (const [key, member] of Object.entries(value)) {
-		const compacted = compactValue(member);
-		if (compacted !== undefined) result[key] = compacted as IDataObject[string];
-	}
-	return result;
-}
-
-function compactValue(value: unknown): unknown {
-	if (value === null || value === undefined) return undefined;
-	if (Array.isArray(value)) {
-		const list = value.map(compactValue).filter((entry) => entry !== undefined);
-		return list.length === 0 ? undefined : list;
-	}
-	if (typeof value === 'object') {
-		const record = compactRecord(value as IDataObject);
-		return Object.keys(record).length === 0 ? undefined : record;
-	}
-	return value;
-}
-
-export type AgentOutput = 'compact' | 'full';
-
-/** How a tool run's output items are shaped: compact unless the tool's Output says Full. */
-export function agentOutputShaper(context: IExecuteFunctions, itemIndex: number): (json: IDataObject) => IDataObject {
-	if (!isToolRun(context)) return (json) => json;
-	const output = context.getNodeParameter('agentOutput', itemIndex, 'compact') as AgentOutput;
-	return output === 'full' ? (json) => json : compactRecord;
-}
-
-// --- what the agent reads -----------------------------------------------------------------------
 
 function typeWords(attribute: AttributeSpec): string {
 	switch (attribute.kind) {
@@ -102,14 +63,6 @@ function fieldList(attributes: Record<string, AttributeSpec>, names: string[]): 
 	return names.map((name) => `${name} (${typeWords(attributes[name])})`).join('; ');
 }
 
-/** The fields of a resource an agent can filter and sort on, for tool descriptions and error messages. */
-export function queryableFields(type: ResourceTypeSpec): { attributes: string[]; paths: string[] } {
-	const attributes = Object.entries(type.attributes)
-		.filter(([, attribute]) => attribute.kind !== 'object')
-		.map(([name]) => name);
-	return { attributes: ['id', ...attributes], paths: Object.keys(type.filterPaths ?? {}) };
-}
-
 const FILTER_SYNTAX =
 	"Filter syntax is functions, not operators: equals(field,'value'), lessThan, lessOrEqual, greaterThan, greaterOrEqual, contains, startsWith, endsWith, any(field,'a','b'), not(…), and(…,…), or(…,…); every value in single quotes (a quote inside doubled: 'O''Connor'), dates as 'YYYY-MM-DD', null unquoted: equals(field,null).";
 
@@ -126,11 +79,6 @@ function exampleFilter(type: ResourceTypeSpec): string {
 	if (terms.length === 0 && textField) terms.push(`contains(${textField[0]},'Smith')`);
 	if (terms.length === 0) return "equals(id,'123')";
 	return terms.length === 1 ? terms[0] : `and(${terms.join(',')})`;
-}
-
-function sentence(text: string): string {
-	const trimmed = text.trim();
-	return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 function readFieldsLine(type: ResourceTypeSpec): string {
