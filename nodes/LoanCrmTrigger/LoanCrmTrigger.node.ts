@@ -13,7 +13,7 @@ import { queryFromOptions, quoteLiteral } from '../shared/input/query';
 import { DEAL_STATUSES, RESOURCE_TYPES } from '../shared/service/schema';
 import type { TransitionSelection, TransitionState } from './statusTransitions';
 import { MAX_REMEMBERED_DEALS, pollStatusTransitions } from './statusTransitions';
-import { invalidParameter } from '../shared/input/values';
+import { invalidParameter } from '../shared/errors/factory';
 import { TRIGGER_EVENTS, triggerProperties } from './events';
 
 const DEFAULT_SAFETY_WINDOW_SECONDS = 120;

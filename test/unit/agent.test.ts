@@ -5,7 +5,7 @@ import { OPERATIONS as CONTACT_OPERATIONS } from '../../nodes/LoanCrmContacts/op
 import { OPERATIONS as DEAL_OPERATIONS } from '../../nodes/LoanCrmDeals/operations';
 import { AGENT_DEFAULT_LIMIT, agentProperties, toolDescriptionOf, withAgentLimit } from '../../nodes/shared/description/toolDescription';
 import { compactRecord } from '../../nodes/shared/execution/toolOutput';
-import { checkFilterSyntax } from '../../nodes/shared/guidance';
+import { checkFilterSyntax } from '../../nodes/shared/input/filterSyntax';
 import { RESOURCE_TYPES } from '../../nodes/shared/service/schema';
 
 const node = { name: 'Loan CRM Deals', type: 'n8n-nodes-loan-crm.loanCrmDeals' } as INode;

@@ -4,11 +4,12 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { WriteField } from '../service/catalogue';
+import type { OperationSpec, WriteField } from '../service/catalogue';
 import { displayNameOf } from '../service/catalogue';
 import { valuesInListOrder } from '../service/fields';
 import { idSourceOf, locatorProperty } from './locators';
 import type { AttributeSpec, ResourceTypeSpec } from '../service/schema';
+import { RESOURCE_TYPES } from '../service/schema';
 
 /** The text as a sentence: trimmed, ending in a full stop unless it has its own end mark. */
 export function sentence(text: string): string {
@@ -70,4 +71,12 @@ export function writeFieldProperty(field: WriteField, type: ResourceTypeSpec): I
 		placeholder: many ? '101,102' : '101',
 		description: sentence(`${many ? 'Comma-separated IDs' : 'ID'} of the ${what}`) + (source === undefined ? '' : ` ${sentence(source)}`),
 	};
+}
+
+/** The label a write field's parameter has in the node: "Progress" or "Update Fields → Progress". */
+export function writeFieldLabel(spec: OperationSpec, field: WriteField, required: boolean): string {
+	// The label the user sees on the field (locators read "Deal", not "Deal ID").
+	const label = writeFieldProperty(field, RESOURCE_TYPES[spec.type]).displayName;
+	if (required) return label;
+	return `${spec.shape === 'create' ? 'Additional Fields' : 'Update Fields'} → ${label}`;
 }

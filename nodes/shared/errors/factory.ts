@@ -1,167 +1,107 @@
 /**
- * The one place where a failed request becomes an error a no-code user can act on.
+ * The one place where the package builds the errors n8n shows: every NodeOperationError (the
+ * input or the node's settings are wrong, nothing was sent) and every NodeApiError (the service,
+ * the network or the token failed) comes from the table below, so a message is written once and
+ * an Error Workflow can match on it. Messages do not change with the item that failed (the item
+ * travels as `itemIndex`), and no secret of the credential ever reaches one (`redact`).
+ *
+ * Hints that help the caller correct itself are passed in when the error is built (`Explain`,
+ * hints.ts), never added to a message afterwards.
  */
 import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ErrorObject } from '../service/jsonapi';
 import { readErrors } from '../service/jsonapi';
-import { networkProblem } from '../../../credentials/networkProblem';
+import type { FailedExchange } from './apiFailure';
+import { describeFailure } from './apiFailure';
+import type { Explain } from './hints';
+import { hintFor } from './hints';
 
-export interface FailedExchange {
-	method: string;
-	/** Path below /jsonapi, without the query string. */
-	path: string;
-	status?: number;
-	/** Parsed JSON body when the body was JSON. */
-	body?: unknown;
-	/** Raw body text, for excerpts of non-JSON answers. */
-	text?: string;
-	/** Network error code such as ECONNRESET when no response arrived. */
-	networkCode?: string;
-	retryAfterSeconds?: number;
-	attempts?: number;
-	/** Set when a retry was not attempted because the method is not safe to repeat. */
-	notRetried?: boolean;
+/** What an entry of the table makes of its details. */
+interface Made {
+	message: string;
+	description?: string;
+	/** NodeApiError only: the error response n8n keeps with it (its `message` also lands in `messages`). */
+	response?: JsonObject;
+	httpCode?: string;
 }
 
-const WRITE_NOT_REPEATED =
-	'The request was sent once and was not repeated automatically, because repeating a change could apply it twice. The change may or may not have happened: check the record in Loan CRM before running the node again.';
+/** Settings problems, input problems and unknown names: a NodeOperationError, nothing was sent. */
+const OPERATION_ERRORS = {
+	/** A parameter's value cannot be used; `parameter` is its label in the editor ("Options → Filter"). */
+	invalidParameter: ({ parameter, problem }: { parameter: string; problem: string }): Made => ({
+		message: `Parameter "${parameter}" ${problem}`,
+	}),
+	requiredParameter: ({ parameter }: { parameter: string }): Made => ({ message: `Parameter "${parameter}" is required` }),
+	nothingToWrite: ({ collection }: { collection: 'Additional Fields' | 'Update Fields' }): Made => ({
+		message: `Add at least one field under "${collection}"`,
+		description: 'Nothing would be sent otherwise.',
+	}),
+	unknownOperation: ({ resource, operation }: { resource: string; operation: string }): Made => ({
+		message: `The operation "${operation}" is not known for resource "${resource}"`,
+	}),
+	baseUrlNotHttp: ({ baseUrl }: { baseUrl: string }): Made => ({
+		message: `The credential's Base URL "${baseUrl.slice(0, 100)}" is not an http(s) URL`,
+		description: 'Enter the service address issued at onboarding, e.g. https://api.example.com (without /jsonapi).',
+	}),
+	userIdNotWholeNumber: ({ userId }: { userId: string }): Made => ({
+		message: `The credential's User ID "${userId.slice(0, 30)}" is not a whole number`,
+		description: 'The User ID is your adviser contact ID (AdviserContactId), a whole number issued with the credentials.',
+	}),
+};
 
-function describeErrorObjects(errors: ErrorObject[]): string {
-	return errors
-		.map((error) => {
-			const where = error.source?.parameter
-				? `query parameter "${error.source.parameter}"`
-				: error.source?.pointer
-					? fieldFromPointer(error.source.pointer)
-					: undefined;
-			const text = [error.title, error.detail].filter((part) => part && part !== '').join(' ');
-			return where ? `${where}: ${text}` : text;
-		})
-		.filter((line) => line !== '')
-		.join('; ');
-}
-
-function fieldFromPointer(pointer: string): string {
-	const attribute = /^\/data\/attributes\/([^/]+)/.exec(pointer);
-	if (attribute) return `field "${attribute[1]}"`;
-	const relationship = /^\/data\/relationships\/([^/]+)/.exec(pointer);
-	if (relationship) return `relationship "${relationship[1]}"`;
-	return `"${pointer}"`;
-}
-
-function excerpt(text: string | undefined): string {
-	if (text === undefined || text === '') return '(empty body)';
-	const flat = text.replace(/\s+/g, ' ').trim();
-	return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-}
-
-function resourceFromPath(path: string): string {
-	const segments = path.split('/').filter((segment) => segment !== '');
-	const pairs: string[] = [];
-	for (let index = 0; index < segments.length; index += 2) {
-		const name = segments[index];
-		const id = segments[index + 1];
-		pairs.push(id === undefined ? name : `${name} ${id}`);
-	}
-	return pairs.join(' → ');
-}
-
-/** Message and description for a failed exchange, without any credential value in them. */
-export function describeFailure(failure: FailedExchange): { message: string; description: string } {
-	const errors = readErrors(failure.body);
-	const details = describeErrorObjects(errors);
-	const status = failure.status;
-	const request = `${failure.method} /jsonapi${failure.path}`;
-	const notJson = failure.body === undefined && failure.text !== undefined && failure.text !== '';
-	const serviceSaid = details !== '' ? details : notJson ? `non-JSON answer: ${excerpt(failure.text)}` : '';
-	const suffix = serviceSaid !== '' ? `: ${serviceSaid}` : '';
-	const writeNote = failure.notRetried ? ` ${WRITE_NOT_REPEATED}` : '';
-
-	if (status === undefined) {
+/** What the service, the network or the token endpoint answered: a NodeApiError. */
+const API_ERRORS = {
+	/** An exchange that failed (any status, or no answer), with the hints the request asked for. */
+	apiFailure: ({ failure, explain }: { failure: FailedExchange; explain?: Explain }, node: INode): Made => {
+		const errors = readErrors(failure.body);
+		const words = describeFailure(failure);
+		const hint = hintFor(node, failure.status, errors, explain);
+		const response: JsonObject = { message: words.message, status: failure.status ?? null, request: `${failure.method} /jsonapi${failure.path}` };
+		if (errors.length > 0) response.errors = errors as unknown as JsonObject[];
 		return {
-			message: `Could not reach Loan CRM (${networkProblem(failure.networkCode)}) for ${request}`,
-			description:
-				(failure.method === 'GET'
-					? `The connection failed ${failure.attempts ?? 1} time(s), including retries. Check the Base URL in the credential and whether the service is up.`
-					: 'Check the Base URL in the credential and whether the service is up.') + writeNote,
+			message: hint === undefined ? words.message : `${words.message}. ${hint.addition}`,
+			description: hint?.description ?? words.description,
+			response,
+			httpCode: failure.status === undefined ? undefined : String(failure.status),
 		};
-	}
-	switch (status) {
-		case 400:
-			return {
-				message: `Loan CRM rejected the request (400)${suffix}`,
-				description:
-					'A query option is not valid for this resource. Check the Filter (function syntax such as equals(name,\'x\')), Sort (field names, - for descending) and Include (relationship names) options.',
-			};
-		case 401:
-			return {
-				message: 'Loan CRM rejected the access token (401), also after one fresh token was requested',
-				description:
-					"Check the credential's Client ID, Client Secret, Access Token URL and Scope. A persistent 401 is not fixed by requesting new tokens.",
-			};
-		case 403:
-			return {
-				message: `Loan CRM refused access (403)${suffix}`,
-				description:
-					"The token's scopes or the User ID (adviser contact ID) lack the rights for this operation, or the record belongs to another organisation. Add the needed scope (for example api, or api.<resource>.<read|search|create|update>) and check the User ID. New tokens do not fix this.",
-			};
-		case 404:
-			return {
-				message: `Loan CRM has no ${resourceFromPath(failure.path)} (404)${suffix}`,
-				description: 'Check the ID: the record does not exist or is not visible to this client.',
-			};
-		case 406:
-		case 415:
-			return {
-				message: `Loan CRM refused the media type (${status})${suffix}`,
-				description: 'The node sends application/vnd.api+json; a proxy between n8n and the service may have changed the request.',
-			};
-		case 409:
-			return {
-				message: `Loan CRM reported a conflict (409)${suffix}`,
-				description:
-					'The request conflicts with the current state of the record (for example an external reference for this integration already exists, or the ID does not match).',
-			};
-		case 422:
-			return {
-				message: `Loan CRM rejected the data (422)${suffix}`,
-				description: 'Check the named field: its value has the wrong type, format or length, or the field cannot be written.',
-			};
-		case 423:
-			return {
-				message: `This Loan CRM feature is not enabled (423)${suffix}`,
-				description:
-					'The service marks it as a beta feature that must be enabled for your organisation or user. Ask Loan CRM support to enable it; new tokens do not fix this.',
-			};
-		case 429:
-			return {
-				message: `Loan CRM rate limit reached (429) after ${failure.attempts ?? 1} attempt(s)`,
-				description:
-					(failure.retryAfterSeconds !== undefined
-						? `The service asked to wait ${failure.retryAfterSeconds} seconds. `
-						: '') +
-					'The limit is a token budget per 5 minutes; searches, later page numbers, non-id sorts and includes cost more. Reduce the number of items or pages, or run the workflow later.' +
-					writeNote,
-			};
-		default:
-			if (status >= 500) {
-				return {
-					message: `Loan CRM failed to process ${request} (${status})${suffix}`,
-					description:
-						(failure.method === 'GET' && (failure.attempts ?? 1) > 1
-							? `The request was tried ${failure.attempts} times. `
-							: '') +
-						'The service had a problem; try again later.' +
-						writeNote,
-				};
-			}
-			return {
-				message: `Loan CRM answered ${status} for ${request}${suffix}`,
-				description: 'Unexpected answer from the service.' + writeNote,
-			};
-	}
+	},
+	/** The credential could not get an access token; `problem` is the credential's own sentence. */
+	tokenFailure: ({ problem }: { problem: string }): Made => ({
+		message: problem,
+		description: 'The Loan CRM credential could not get an access token, so no request was sent to the API.',
+		response: { message: problem },
+	}),
+	repeatedPage: ({ path }: { path: string }): Made => ({
+		message: `Loan CRM returned the same page again while paging through /jsonapi${path}`,
+		description:
+			'The service ignored the paging parameters, so the node stopped instead of looping. Narrow the request with a filter or a limit, or report it to Loan CRM.',
+		response: { message: 'repeated page' },
+	}),
+	notACollection: ({ path, data }: { path: string; data: unknown }): Made => ({
+		message: `Loan CRM answered /jsonapi${path} with ${data === undefined ? 'no data' : 'a single resource'} where a collection was expected`,
+		response: { message: 'not a collection' },
+	}),
+	/** Get by ID: the collection filtered by the ID had no record (the service's own 404 is `apiFailure`). */
+	recordNotFound: ({ label, id, path }: { label: string; id: string; path: string }): Made => {
+		const message = `Loan CRM has no ${label} with ID ${id}`;
+		return {
+			message,
+			description: `No ${label} with this ID exists, or it is not visible to this client (its organisation, or the User ID's rights). Check the ID.`,
+			response: { message, status: 404, request: `GET /jsonapi${path}` },
+			httpCode: '404',
+		};
+	},
+};
+
+type OperationKind = keyof typeof OPERATION_ERRORS;
+type ApiKind = keyof typeof API_ERRORS;
+
+/** Where the error happened and what must not appear in it. */
+export interface ErrorPlace {
+	itemIndex?: number;
+	/** Credential values (client secret, token) removed from every text of the error. */
+	secrets?: readonly string[];
 }
 
 /** Replaces every occurrence of the given secrets, so they can never reach a message. */
@@ -173,24 +113,50 @@ export function redact(text: string, secrets: readonly string[]): string {
 	return result;
 }
 
-export function toNodeApiError(
+/** A JSON copy of the error response without the secrets (and without undefined members). */
+function redactJson(value: JsonObject, secrets: readonly string[]): JsonObject {
+	return JSON.parse(redact(JSON.stringify(value), secrets)) as JsonObject;
+}
+
+export function operationError<K extends OperationKind>(
 	node: INode,
-	failure: FailedExchange,
-	secrets: readonly string[],
-	itemIndex?: number,
-): NodeApiError {
-	const { message, description } = describeFailure(failure);
-	const errors = readErrors(failure.body);
-	const response: JsonObject = {
-		message: redact(message, secrets),
-		status: failure.status ?? null,
-		request: `${failure.method} /jsonapi${failure.path}`,
-	};
-	if (errors.length > 0) response.errors = JSON.parse(redact(JSON.stringify(errors), secrets)) as JsonObject[];
-	return new NodeApiError(node, response, {
-		message: redact(message, secrets),
-		description: redact(description, secrets),
-		httpCode: failure.status === undefined ? undefined : String(failure.status),
-		itemIndex,
+	kind: K,
+	details: Parameters<(typeof OPERATION_ERRORS)[K]>[0],
+	place: ErrorPlace = {},
+): NodeOperationError {
+	const made = (OPERATION_ERRORS[kind] as (details: Parameters<(typeof OPERATION_ERRORS)[K]>[0]) => Made)(details);
+	const secrets = place.secrets ?? [];
+	return new NodeOperationError(node, redact(made.message, secrets), {
+		itemIndex: place.itemIndex,
+		...(made.description === undefined ? {} : { description: redact(made.description, secrets) }),
 	});
+}
+
+export function apiError<K extends ApiKind>(node: INode, kind: K, details: Parameters<(typeof API_ERRORS)[K]>[0], place: ErrorPlace = {}): NodeApiError {
+	const made = (API_ERRORS[kind] as (details: Parameters<(typeof API_ERRORS)[K]>[0], node: INode) => Made)(details, node);
+	const secrets = place.secrets ?? [];
+	return new NodeApiError(node, redactJson(made.response ?? { message: made.message }, secrets), {
+		message: redact(made.message, secrets),
+		description: made.description === undefined ? undefined : redact(made.description, secrets),
+		httpCode: made.httpCode,
+		itemIndex: place.itemIndex,
+	});
+}
+
+/** The most used entry, short: `Parameter "<label>" <problem>`. */
+export function invalidParameter(node: INode, parameter: string, problem: string, itemIndex?: number): NodeOperationError {
+	return operationError(node, 'invalidParameter', { parameter, problem }, { itemIndex });
+}
+
+/**
+ * The error that stops a run at the item that failed. An error of ours is handed on as it is (its
+ * message does not depend on the item: an Error Workflow can match on it), with the item's index
+ * if it has none; anything else (a bug, an error from n8n itself) is wrapped for n8n to show.
+ */
+export function stoppingError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex ??= itemIndex;
+		return error;
+	}
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }

@@ -3,9 +3,9 @@
  * run its shape's action per input item (up to Request Options → Requests in Parallel at once),
  * pair each output item to its input in input order, and honour Continue On Fail.
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { operationError, stoppingError } from '../errors/factory';
 import { ACTIONS } from './actions';
 import type { ActionResult } from './actions/common';
 import { resolvePath } from './actions/common';
@@ -19,18 +19,6 @@ function errorItem(error: unknown): IDataObject {
 	if (typeof failure.description === 'string' && failure.description !== '') json.description = failure.description;
 	if (typeof failure.httpCode === 'string' && failure.httpCode !== '') json.httpCode = failure.httpCode;
 	return json;
-}
-
-/**
- * The error to stop the run with. Its message is left as it is, whichever item failed, so that an
- * Error Workflow can match on it; the failed input item travels with it as `itemIndex`.
- */
-function stoppingError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context.itemIndex ??= itemIndex;
-		return error;
-	}
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }
 
 /**
@@ -58,7 +46,7 @@ export async function route(
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const spec = operations.find((entry) => entry.resource === resource && entry.operation === operation);
 	if (spec === undefined) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for resource "${resource}"`);
+		throw operationError(this.getNode(), 'unknownOperation', { resource, operation });
 	}
 	const action = ACTIONS[spec.shape];
 	const parallel = requestsInParallel(this);

@@ -4,11 +4,12 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { checkFilterSyntax } from '../guidance';
+import { invalidParameter } from '../errors/factory';
 import { valuesInListOrder } from '../service/fields';
 import type { QueryParameters } from '../service/jsonapi';
 import type { AttributeKind, ResourceTypeSpec } from '../service/schema';
-import { invalidParameter, toCalendarDate, toUtcTimestamp } from './values';
+import { checkFilterSyntax } from './filterSyntax';
+import { toCalendarDate, toUtcTimestamp } from './values';
 
 export const FILTER_OPERATORS = [
 	{ name: 'Contains', value: 'contains', fn: 'contains' },

@@ -3,8 +3,8 @@
  * by their type in the resource tables, dates in the service's formats.
  */
 import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { invalidParameter } from '../errors/factory';
 import type { AttributeSpec } from '../service/schema';
 
 export const MAX_ID = 2147483647;
@@ -15,10 +15,6 @@ function describeValue(value: unknown): string {
 	if (typeof value === 'string') return `"${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
 	if (typeof value === 'object') return Array.isArray(value) ? 'a list' : 'an object';
 	return `${typeof value} ${String(value)}`;
-}
-
-export function invalidParameter(node: INode, parameter: string, problem: string, itemIndex?: number): NodeOperationError {
-	return new NodeOperationError(node, `Parameter "${parameter}" ${problem}`, { itemIndex });
 }
 
 /**

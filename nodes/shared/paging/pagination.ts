@@ -8,9 +8,10 @@
  * In id order with Requests in Parallel > 1, the id space is paged in ranges at once (see
  * `parallelKeyset`): over a real network nearly all of a long read is waiting for answers.
  */
-import type { IHttpRequestMethods } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IHttpRequestMethods, NodeApiError } from 'n8n-workflow';
 
+import { apiError } from '../errors/factory';
+import type { Explain } from '../errors/hints';
 import type { Document, QueryParameters, Resource } from '../service/jsonapi';
 import { primaryResources } from '../service/jsonapi';
 import { inParallel, withRequestSlot } from '../requests/parallel';
@@ -39,6 +40,8 @@ export interface PaginateOptions {
 	onResponse?: (response: ApiResponse) => void;
 	/** Id ranges paged at once when the order is by id; undefined or 1: one page after the other. */
 	parallel?: number;
+	/** What a rejected page's error explains (a collection read's filter and sort). */
+	explain?: Explain;
 }
 
 type KeysetDirection = 'ascending' | 'descending';
@@ -74,16 +77,7 @@ function idsOf(resources: Resource[]): string[] {
 }
 
 function repeatedPageError(context: RequestContext, path: string, itemIndex: number | undefined): NodeApiError {
-	return new NodeApiError(
-		context.getNode(),
-		{ message: 'repeated page' },
-		{
-			message: `Loan CRM returned the same page again while paging through /jsonapi${path}`,
-			description:
-				'The service ignored the paging parameters, so the node stopped instead of looping. Narrow the request with a filter or a limit, or report it to Loan CRM.',
-			itemIndex,
-		},
-	);
+	return apiError(context.getNode(), 'repeatedPage', { path }, { itemIndex });
 }
 
 interface Page {
@@ -101,18 +95,12 @@ async function fetchPage(context: RequestContext, options: PaginateOptions, quer
 		query,
 		itemIndex: options.itemIndex,
 		userId: options.userId,
+		explain: options.explain,
 	});
 	options.onResponse?.(response);
 	const document = response.body ?? {};
 	if (!Array.isArray(document.data)) {
-		throw new NodeApiError(
-			context.getNode(),
-			{ message: 'not a collection' },
-			{
-				message: `Loan CRM answered /jsonapi${options.path} with ${document.data === undefined ? 'no data' : 'a single resource'} where a collection was expected`,
-				itemIndex: options.itemIndex,
-			},
-		);
+		throw apiError(context.getNode(), 'notACollection', { path: options.path, data: document.data }, { itemIndex: options.itemIndex });
 	}
 	const resources = primaryResources(document);
 	const hasMore = typeof document.links?.next === 'string' && document.links.next !== '';

@@ -7,7 +7,7 @@
  */
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { invalidParameter } from '../input/values';
+import { invalidParameter } from '../errors/factory';
 
 /**
  * Four in flight: cuts the waiting about fourfold at any latency, is the pace the service's own

@@ -10,13 +10,13 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
-	INode,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import type { FailedExchange } from '../errors/factory';
-import { redact, toNodeApiError } from '../errors/factory';
+import type { FailedExchange } from '../errors/apiFailure';
+import { apiError, operationError } from '../errors/factory';
+import type { Explain } from '../errors/hints';
 import { networkErrorCode } from '../../../credentials/networkProblem';
 import type { Document, QueryParameters } from '../service/jsonapi';
 import { buildQueryString } from '../service/jsonapi';
@@ -54,6 +54,8 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Acts as this adviser instead of the credential's User ID (already checked). */
 	userId?: string;
+	/** What the error explains if the service rejects the request (the query, the written fields). */
+	explain?: Explain;
 }
 
 export interface ApiResponse {
@@ -70,10 +72,7 @@ interface ConnectionSettings {
 }
 
 /** A credential value that makes every request impossible; reported per request, with its item. */
-interface SettingsProblem {
-	message: string;
-	description: string;
-}
+type SettingsProblem = { kind: 'baseUrlNotHttp'; baseUrl: string } | { kind: 'userIdNotWholeNumber'; userId: string };
 
 type SettingsOutcome = { settings: ConnectionSettings } | { problem: SettingsProblem };
 
@@ -121,21 +120,11 @@ async function loadSettings(context: RequestContext): Promise<SettingsOutcome> {
 	const rawBase = String(credentials.baseUrl ?? '').trim();
 	const baseUrl = rawBase.replace(/\/+$/, '').replace(/\/jsonapi$/i, '');
 	if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
-		return {
-			problem: {
-				message: `The credential's Base URL "${rawBase.slice(0, 100)}" is not an http(s) URL`,
-				description: 'Enter the service address issued at onboarding, e.g. https://api.example.com (without /jsonapi).',
-			},
-		};
+		return { problem: { kind: 'baseUrlNotHttp', baseUrl: rawBase } };
 	}
 	const userId = String(credentials.userId ?? '').trim();
 	if (!/^\d{1,10}$/.test(userId)) {
-		return {
-			problem: {
-				message: `The credential's User ID "${userId.slice(0, 30)}" is not a whole number`,
-				description: 'The User ID is your adviser contact ID (AdviserContactId), a whole number issued with the credentials.',
-			},
-		};
+		return { problem: { kind: 'userIdNotWholeNumber', userId } };
 	}
 	const secrets = [credentials.clientSecret, credentials.accessToken]
 		.map((value) => (typeof value === 'string' ? value : ''))
@@ -152,7 +141,10 @@ async function settingsOf(context: RequestContext, itemIndex: number | undefined
 	state.settings ??= loadSettings(context);
 	const outcome = await state.settings;
 	if ('problem' in outcome) {
-		throw new NodeOperationError(context.getNode(), outcome.problem.message, { description: outcome.problem.description, itemIndex });
+		const { problem } = outcome;
+		throw problem.kind === 'baseUrlNotHttp'
+			? operationError(context.getNode(), problem.kind, { baseUrl: problem.baseUrl }, { itemIndex })
+			: operationError(context.getNode(), problem.kind, { userId: problem.userId }, { itemIndex });
 	}
 	return outcome.settings;
 }
@@ -226,15 +218,6 @@ function outcomeOfError(error: unknown): Outcome {
 	return { headers: {}, networkCode: networkErrorCode(error) ?? 'UNKNOWN' };
 }
 
-function tokenError(node: INode, problem: string, secrets: string[], itemIndex: number | undefined): NodeApiError {
-	const message = redact(problem, secrets);
-	return new NodeApiError(node, { message }, {
-		message,
-		description: 'The Loan CRM credential could not get an access token, so no request was sent to the API.',
-		itemIndex,
-	});
-}
-
 /**
  * One exchange. Statuses come back as answers, so their headers and body are always readable
  * (n8n before 2.34 drops them from the errors it throws); only 401 is left to throw, because that
@@ -300,10 +283,11 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 async function exchange(context: RequestContext, state: ExecutionState, request: ApiRequest): Promise<ApiResponse> {
 	const node = context.getNode();
 	const settings = await settingsOf(context, request.itemIndex);
+	const place = { secrets: settings.secrets, itemIndex: request.itemIndex };
 	if (state.rejectedToken) {
-		throw toNodeApiError(node, { ...state.rejectedToken, path: request.path, method: request.method }, settings.secrets, request.itemIndex);
+		throw apiError(node, 'apiFailure', { failure: { ...state.rejectedToken, path: request.path, method: request.method } }, place);
 	}
-	if (state.tokenProblem !== undefined) throw tokenError(node, state.tokenProblem, settings.secrets, request.itemIndex);
+	if (state.tokenProblem !== undefined) throw apiError(node, 'tokenFailure', { problem: state.tokenProblem }, place);
 	const queryString = buildQueryString(request.query ?? {});
 	const headers: IDataObject = { Accept: MEDIA_TYPE, UserId: request.userId ?? settings.userId };
 	const options: IHttpRequestOptions = {
@@ -337,17 +321,17 @@ async function exchange(context: RequestContext, state: ExecutionState, request:
 
 		if (outcome.tokenProblem !== undefined) {
 			state.tokenProblem = outcome.tokenProblem;
-			throw tokenError(node, outcome.tokenProblem, settings.secrets, request.itemIndex);
+			throw apiError(node, 'tokenFailure', { problem: outcome.tokenProblem }, place);
 		}
 
 		const status = outcome.status;
 		if (status !== undefined && status >= 200 && status < 300) {
 			const parsed = parseJson(outcome.text);
 			if (!parsed.ok) {
-				throw toNodeApiError(node, { ...failure, status }, settings.secrets, request.itemIndex);
+				throw apiError(node, 'apiFailure', { failure: { ...failure, status }, explain: request.explain }, place);
 			}
 			if (parsed.value !== undefined && (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))) {
-				throw toNodeApiError(node, { ...failure, text: outcome.text, body: undefined }, settings.secrets, request.itemIndex);
+				throw apiError(node, 'apiFailure', { failure: { ...failure, text: outcome.text, body: undefined }, explain: request.explain }, place);
 			}
 			return { status, headers: outcome.headers, body: parsed.value as Document | undefined };
 		}
@@ -365,7 +349,7 @@ async function exchange(context: RequestContext, state: ExecutionState, request:
 				state.rateLimitedUntil = Math.max(state.rateLimitedUntil ?? 0, Date.now() + wait * 1000);
 				continue;
 			}
-			throw toNodeApiError(node, failure, settings.secrets, request.itemIndex);
+			throw apiError(node, 'apiFailure', { failure, explain: request.explain }, place);
 		}
 
 		const transient =
@@ -384,6 +368,6 @@ async function exchange(context: RequestContext, state: ExecutionState, request:
 
 		if (status === undefined && !isGet) failure.notRetried = true;
 		if (status === 401) state.rejectedToken = failure;
-		throw toNodeApiError(node, failure, settings.secrets, request.itemIndex);
+		throw apiError(node, 'apiFailure', { failure, explain: request.explain }, place);
 	}
 }

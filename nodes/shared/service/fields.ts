@@ -1,6 +1,7 @@
 /**
- * The fields of each resource type as messages and tool descriptions list them: what can be
- * filtered and sorted on, and a field's known values in the order people read them.
+ * The fields of each resource type as messages and tool descriptions list them (what can be
+ * filtered and sorted on, a field's known values in the order people read them), and the functions
+ * of the service's filter language.
  */
 import { displayNameOf } from './catalogue';
 import type { ResourceTypeSpec } from './schema';
@@ -17,3 +18,20 @@ export function queryableFields(type: ResourceTypeSpec): { attributes: string[];
 export function valuesInListOrder(values: readonly string[], ordered = false): string[] {
 	return ordered ? [...values] : [...values].sort((a, b) => displayNameOf(a).localeCompare(displayNameOf(b)));
 }
+
+/** The functions the service's filter language has (it has no operators). */
+export const FILTER_FUNCTIONS = [
+	'equals',
+	'lessThan',
+	'lessOrEqual',
+	'greaterThan',
+	'greaterOrEqual',
+	'contains',
+	'startsWith',
+	'endsWith',
+	'any',
+	'has',
+	'not',
+	'and',
+	'or',
+] as const;

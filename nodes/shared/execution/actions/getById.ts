@@ -3,8 +3,8 @@
  * Include and Fields as on Get Many. No record is an error (404), never an empty success.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
+import { apiError } from '../../errors/factory';
 import type { OperationSpec } from '../../service/catalogue';
 import { primaryResources } from '../../service/jsonapi';
 import { quoteLiteral, queryFromOptions } from '../../input/query';
@@ -33,17 +33,7 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	});
 	const document = response.body ?? {};
 	if (primaryResources(document).length === 0) {
-		const message = `Loan CRM has no ${type.label} with ID ${id}`;
-		throw new NodeApiError(
-			node,
-			{ message, status: 404, request: `GET /jsonapi${path}` },
-			{
-				message,
-				description: `No ${type.label} with this ID exists, or it is not visible to this client (its organisation, or the User ID's rights). Check the ID.`,
-				httpCode: '404',
-				itemIndex,
-			},
-		);
+		throw apiError(node, 'recordNotFound', { label: type.label, id, path }, { itemIndex });
 	}
 	return readOutput(this, document, itemIndex);
 }

@@ -1,12 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationSpec } from '../../service/catalogue';
-import { explainRejectedQuery } from '../../guidance';
 import { paginate } from '../../paging/pagination';
 import { requestsInParallel } from '../../requests/parallel';
 import { queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
-import { invalidParameter } from '../../input/values';
+import { invalidParameter } from '../../errors/factory';
 import type { ActionContext, ActionResult } from './common';
 import { readOutput, resolvePath, userIdOverride } from './common';
 
@@ -40,23 +39,20 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	const parent = related ? Object.entries(ids).pop() : undefined;
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const results: ActionResult = [];
-	await paginate
-		.call(this, {
-			path,
-			query,
-			limit,
-			itemIndex,
-			userId: userIdOverride(this, itemIndex),
-			supportsFilter: !related,
-			parallel: requestsInParallel(this),
-			onPage: (document) => {
-				for (const item of readOutput(this, document, itemIndex)) {
-					results.push(parent !== undefined && simplify ? withParentId(item, parent[0], parent[1]) : item);
-				}
-			},
-		})
-		.catch((error: unknown) => {
-			throw explainRejectedQuery(error, spec.type, RESOURCE_TYPES[spec.type]);
-		});
+	await paginate.call(this, {
+		path,
+		query,
+		limit,
+		itemIndex,
+		userId: userIdOverride(this, itemIndex),
+		supportsFilter: !related,
+		parallel: requestsInParallel(this),
+		explain: { rejectedQuery: { type: spec.type } },
+		onPage: (document) => {
+			for (const item of readOutput(this, document, itemIndex)) {
+				results.push(parent !== undefined && simplify ? withParentId(item, parent[0], parent[1]) : item);
+			}
+		},
+	});
 	return results;
 }

@@ -3,15 +3,16 @@
  * against the resource table before anything is sent.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { writeFieldLabel } from '../../description/fieldProperties';
+import { operationError } from '../../errors/factory';
+import type { WriteFieldHint } from '../../errors/hints';
 import type { OperationSpec, WriteField } from '../../service/catalogue';
 import { HTTP_METHOD, writeFields } from '../../service/catalogue';
 import type { RelationshipValue } from '../../service/jsonapi';
 import { buildResourceDocument, flatten, primaryResources } from '../../service/jsonapi';
 import type { AttributeSpec } from '../../service/schema';
 import { RESOURCE_TYPES } from '../../service/schema';
-import { explainRejectedValue, writeFieldLabel } from '../../guidance';
 import { apiRequest } from '../../requests/transport';
 import { coerceAttribute, locatorValue, parseId, parseIdList } from '../../input/values';
 import type { ActionContext, ActionResult } from './common';
@@ -57,7 +58,7 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 		const value = context.getNodeParameter(field.parameter, itemIndex, '') as unknown;
 		const label = writeFieldLabel(spec, field, true);
 		if (isUnset(value) || (typeof locatorValue(value) === 'string' && String(locatorValue(value)).trim() === '')) {
-			throw new NodeOperationError(node, `Parameter "${label}" is required`, { itemIndex });
+			throw operationError(node, 'requiredParameter', { parameter: label }, { itemIndex });
 		}
 		addField(context, spec, field, label, value, values, itemIndex);
 	}
@@ -78,32 +79,39 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 	return values;
 }
 
+/** Each field the operation can write, as a 422 that names it should point the user to it. */
+function writeFieldHints(spec: OperationSpec): WriteFieldHint[] {
+	const { required, optional } = writeFields(spec);
+	const attributes = RESOURCE_TYPES[spec.type].attributes as Record<string, AttributeSpec>;
+	const collection = spec.shape === 'create' ? 'additionalFields' : 'updateFields';
+	const hint = (field: WriteField, isRequired: boolean): WriteFieldHint => ({
+		name: field.name,
+		label: writeFieldLabel(spec, field, isRequired),
+		parameterPath: isRequired ? [field.parameter] : [collection, field.parameter],
+		values: field.kind === 'attribute' ? attributes[field.name]?.values : undefined,
+	});
+	return [...required.map((field) => hint(field, true)), ...optional.map((field) => hint(field, false))];
+}
+
 export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
 	const node = this.getNode();
 	const { path, ids } = resolvePath(this, spec, itemIndex);
 	const values = collectValues(this, spec, itemIndex);
 	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length;
 	if (fieldCount === 0) {
-		throw new NodeOperationError(
-			node,
-			spec.shape === 'create' ? 'Add at least one field under "Additional Fields"' : 'Add at least one field under "Update Fields"',
-			{ itemIndex, description: 'Nothing would be sent otherwise.' },
-		);
+		throw operationError(node, 'nothingToWrite', { collection: spec.shape === 'create' ? 'Additional Fields' : 'Update Fields' }, { itemIndex });
 	}
 	// On update, data.id must equal the path id (the last id in the path).
 	const id = spec.shape === 'update' ? Object.values(ids).pop() : undefined;
 	const body = buildResourceDocument({ type: spec.type, id, ...values });
-	const response = await apiRequest
-		.call(this, {
-			method: HTTP_METHOD[spec.shape],
-			path,
-			body,
-			itemIndex,
-			userId: userIdOverride(this, itemIndex),
-		})
-		.catch((error: unknown) => {
-			throw explainRejectedValue(error, spec);
-		});
+	const response = await apiRequest.call(this, {
+		method: HTTP_METHOD[spec.shape],
+		path,
+		body,
+		itemIndex,
+		userId: userIdOverride(this, itemIndex),
+		explain: { rejectedWrite: { fields: writeFieldHints(spec) } },
+	});
 	const document = response.body;
 	if (document !== undefined && primaryResources(document).length > 0) return flatten(document);
 	// 204, or a 201 without a body: the service accepted exactly what was sent.

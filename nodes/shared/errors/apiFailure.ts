@@ -1,0 +1,178 @@
+/**
+ * What a failed exchange with the service means, in words a no-code user can act on: one entry per
+ * HTTP status (and one for no answer at all), each naming what to check. The words only; the error
+ * itself is built by the factory (factory.ts), which also removes any secret from them.
+ */
+import { networkProblem } from '../../../credentials/networkProblem';
+import type { ErrorObject } from '../service/jsonapi';
+import { readErrors } from '../service/jsonapi';
+
+export interface FailedExchange {
+	method: string;
+	/** Path below /jsonapi, without the query string. */
+	path: string;
+	status?: number;
+	/** Parsed JSON body when the body was JSON. */
+	body?: unknown;
+	/** Raw body text, for excerpts of non-JSON answers. */
+	text?: string;
+	/** Network error code such as ECONNRESET when no response arrived. */
+	networkCode?: string;
+	retryAfterSeconds?: number;
+	attempts?: number;
+	/** Set when a retry was not attempted because the method is not safe to repeat. */
+	notRetried?: boolean;
+}
+
+export interface Words {
+	message: string;
+	description: string;
+}
+
+const WRITE_NOT_REPEATED =
+	'The request was sent once and was not repeated automatically, because repeating a change could apply it twice. The change may or may not have happened: check the record in Loan CRM before running the node again.';
+
+function describeErrorObjects(errors: ErrorObject[]): string {
+	return errors
+		.map((error) => {
+			const where = error.source?.parameter
+				? `query parameter "${error.source.parameter}"`
+				: error.source?.pointer
+					? fieldFromPointer(error.source.pointer)
+					: undefined;
+			const text = [error.title, error.detail].filter((part) => part && part !== '').join(' ');
+			return where ? `${where}: ${text}` : text;
+		})
+		.filter((line) => line !== '')
+		.join('; ');
+}
+
+function fieldFromPointer(pointer: string): string {
+	const attribute = /^\/data\/attributes\/([^/]+)/.exec(pointer);
+	if (attribute) return `field "${attribute[1]}"`;
+	const relationship = /^\/data\/relationships\/([^/]+)/.exec(pointer);
+	if (relationship) return `relationship "${relationship[1]}"`;
+	return `"${pointer}"`;
+}
+
+function excerpt(text: string | undefined): string {
+	if (text === undefined || text === '') return '(empty body)';
+	const flat = text.replace(/\s+/g, ' ').trim();
+	return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+/** `/deals/12/dealNotes` → "deals 12 → dealNotes". */
+function resourceFromPath(path: string): string {
+	const segments = path.split('/').filter((segment) => segment !== '');
+	const pairs: string[] = [];
+	for (let index = 0; index < segments.length; index += 2) {
+		const name = segments[index];
+		const id = segments[index + 1];
+		pairs.push(id === undefined ? name : `${name} ${id}`);
+	}
+	return pairs.join(' → ');
+}
+
+/** What every entry of the table may use: the exchange and what the service said about it. */
+interface Said {
+	failure: FailedExchange;
+	status: number;
+	/** `METHOD /jsonapi/path`. */
+	request: string;
+	/** `: <what the service said>`, or empty. */
+	suffix: string;
+	/** The sentence added when a write was not repeated, with a leading space; or empty. */
+	writeNote: string;
+}
+
+/** By HTTP status. Any other status from 500 up is `serverError`; any other below it is `otherStatus`. */
+const BY_STATUS: Record<number, (said: Said) => Words> = {
+	400: ({ suffix }) => ({
+		message: `Loan CRM rejected the request (400)${suffix}`,
+		description:
+			"A query option is not valid for this resource. Check the Filter (function syntax such as equals(name,'x')), Sort (field names, - for descending) and Include (relationship names) options.",
+	}),
+	401: () => ({
+		message: 'Loan CRM rejected the access token (401), also after one fresh token was requested',
+		description:
+			"Check the credential's Client ID, Client Secret, Access Token URL and Scope. A persistent 401 is not fixed by requesting new tokens.",
+	}),
+	403: ({ suffix }) => ({
+		message: `Loan CRM refused access (403)${suffix}`,
+		description:
+			"The token's scopes or the User ID (adviser contact ID) lack the rights for this operation, or the record belongs to another organisation. Add the needed scope (for example api, or api.<resource>.<read|search|create|update>) and check the User ID. New tokens do not fix this.",
+	}),
+	404: ({ failure, suffix }) => ({
+		message: `Loan CRM has no ${resourceFromPath(failure.path)} (404)${suffix}`,
+		description: 'Check the ID: the record does not exist or is not visible to this client.',
+	}),
+	406: (said) => mediaType(said),
+	409: ({ suffix }) => ({
+		message: `Loan CRM reported a conflict (409)${suffix}`,
+		description:
+			'The request conflicts with the current state of the record (for example an external reference for this integration already exists, or the ID does not match).',
+	}),
+	415: (said) => mediaType(said),
+	422: ({ suffix }) => ({
+		message: `Loan CRM rejected the data (422)${suffix}`,
+		description: 'Check the named field: its value has the wrong type, format or length, or the field cannot be written.',
+	}),
+	423: ({ suffix }) => ({
+		message: `This Loan CRM feature is not enabled (423)${suffix}`,
+		description:
+			'The service marks it as a beta feature that must be enabled for your organisation or user. Ask Loan CRM support to enable it; new tokens do not fix this.',
+	}),
+	429: ({ failure, writeNote }) => ({
+		message: `Loan CRM rate limit reached (429) after ${failure.attempts ?? 1} attempt(s)`,
+		description:
+			(failure.retryAfterSeconds !== undefined ? `The service asked to wait ${failure.retryAfterSeconds} seconds. ` : '') +
+			'The limit is a token budget per 5 minutes; searches, later page numbers, non-id sorts and includes cost more. Reduce the number of items or pages, or run the workflow later.' +
+			writeNote,
+	}),
+};
+
+function mediaType({ status, suffix }: Said): Words {
+	return {
+		message: `Loan CRM refused the media type (${status})${suffix}`,
+		description: 'The node sends application/vnd.api+json; a proxy between n8n and the service may have changed the request.',
+	};
+}
+
+function serverError({ failure, status, request, suffix, writeNote }: Said): Words {
+	return {
+		message: `Loan CRM failed to process ${request} (${status})${suffix}`,
+		description:
+			(failure.method === 'GET' && (failure.attempts ?? 1) > 1 ? `The request was tried ${failure.attempts} times. ` : '') +
+			'The service had a problem; try again later.' +
+			writeNote,
+	};
+}
+
+function otherStatus({ status, request, suffix, writeNote }: Said): Words {
+	return { message: `Loan CRM answered ${status} for ${request}${suffix}`, description: 'Unexpected answer from the service.' + writeNote };
+}
+
+/** No answer at all: the connection failed (after the retries a GET gets). */
+function noAnswer(failure: FailedExchange, request: string, writeNote: string): Words {
+	return {
+		message: `Could not reach Loan CRM (${networkProblem(failure.networkCode)}) for ${request}`,
+		description:
+			(failure.method === 'GET'
+				? `The connection failed ${failure.attempts ?? 1} time(s), including retries. Check the Base URL in the credential and whether the service is up.`
+				: 'Check the Base URL in the credential and whether the service is up.') + writeNote,
+	};
+}
+
+/** Message and description for a failed exchange, before redaction. */
+export function describeFailure(failure: FailedExchange): Words {
+	const details = describeErrorObjects(readErrors(failure.body));
+	const request = `${failure.method} /jsonapi${failure.path}`;
+	const writeNote = failure.notRetried ? ` ${WRITE_NOT_REPEATED}` : '';
+	const status = failure.status;
+	if (status === undefined) return noAnswer(failure, request, writeNote);
+	const notJson = failure.body === undefined && failure.text !== undefined && failure.text !== '';
+	const serviceSaid = details !== '' ? details : notJson ? `non-JSON answer: ${excerpt(failure.text)}` : '';
+	const said: Said = { failure, status, request, suffix: serviceSaid !== '' ? `: ${serviceSaid}` : '', writeNote };
+	const entry = BY_STATUS[status] ?? (status >= 500 ? serverError : otherStatus);
+	return entry(said);
+}

@@ -1,0 +1,96 @@
+/**
+ * Hints that let the caller correct itself, an AI agent as much as a person: a query the service
+ * rejects lists the resource's fields and the filter syntax; a rejected value names the parameter as
+ * the caller knows it (and its tool argument, when an agent fills it) and the values the package
+ * knows for it.
+ *
+ * The hints are asked for when a request is made (`Explain`, carried by the request) and written
+ * into the message when the error is built, so a message is complete when it is created.
+ *
+ * Unknown field names are left to the service (the resource tables do not hold every relationship
+ * the service has, e.g. a contact's employments); its 400 is then completed with the fields we know.
+ */
+import type { INode } from 'n8n-workflow';
+
+import { FILTER_FUNCTIONS, queryableFields } from '../service/fields';
+import type { ErrorObject } from '../service/jsonapi';
+import type { ResourceTypeName, ResourceTypeSpec } from '../service/schema';
+import { RESOURCE_TYPES } from '../service/schema';
+
+/** A write field as the user sees it, for the hint on a 422 that names it. */
+export interface WriteFieldHint {
+	/** Attribute or relationship name, as the service's error pointer names it. */
+	name: string;
+	/** The parameter's label in the node: "Progress" or "Update Fields → Progress". */
+	label: string;
+	/** Where the parameter sits in the node's parameters, for its tool argument. */
+	parameterPath: string[];
+	/** The values the package knows for the field, if it has a list. */
+	values?: readonly string[];
+}
+
+/** What a request asks the error to explain if the service rejects it. */
+export type Explain =
+	/** A collection read of this type: a 400 for its filter or sort lists the fields and the syntax. */
+	| { rejectedQuery: { type: ResourceTypeName } }
+	/** A write: a 422 names the parameter each rejected field came from, with its known values. */
+	| { rejectedWrite: { fields: readonly WriteFieldHint[] } };
+
+/**
+ * ` (tool argument "filter")` when the parameter at `path` is filled by the agent through
+ * `$fromAI('filter', …)`: the name the agent knows it by. Empty otherwise.
+ */
+export function toolArgument(node: INode, path: string[]): string {
+	let value: unknown = node.parameters;
+	for (const key of path) value = value !== null && typeof value === 'object' ? (value as { [key: string]: unknown })[key] : undefined;
+	const key = typeof value === 'string' ? /\$fromAI\(\s*(['"`])([A-Za-z0-9_-]+)\1/.exec(value)?.[2] : undefined;
+	return key === undefined ? '' : ` (tool argument "${key}")`;
+}
+
+/** "Fields of deals: id, created, …; through relationships: adviser.id". */
+export function fieldsSentence(typeName: string, type: ResourceTypeSpec): string {
+	const { attributes, paths } = queryableFields(type);
+	return `Fields of ${typeName}: ${attributes.join(', ')}${paths.length > 0 ? `; through relationships: ${paths.join(', ')}` : ''}`;
+}
+
+/** What a hint adds: a sentence after the message, and optionally a description in place of the status's. */
+export interface Hint {
+	addition: string;
+	description?: string;
+}
+
+/** A 400 for the filter or sort of a collection read: the parameter the caller set, the fields, the syntax. */
+function rejectedQueryHint(node: INode, errors: ErrorObject[], typeName: ResourceTypeName): Hint | undefined {
+	const parameters = new Set(errors.map((entry) => entry.source?.parameter));
+	const label = parameters.has('sort')
+		? `Options → Sort"${toolArgument(node, ['options', 'sort'])}`
+		: parameters.has('filter')
+			? `Options → Filter (or Conditions)"${toolArgument(node, ['options', 'filter'])}`
+			: undefined;
+	if (label === undefined) return undefined;
+	const example = parameters.has('sort') ? 'Sort example: -updated,name.' : "Filter example: and(equals(field,'value'),greaterOrEqual(updated,'2026-11-01')).";
+	return {
+		addition: `Check parameter "${label}. ${fieldsSentence(typeName, RESOURCE_TYPES[typeName])}`,
+		description: `${example} Filter functions: ${FILTER_FUNCTIONS.join(', ')}; every value in single quotes, dates as 'YYYY-MM-DD'.`,
+	};
+}
+
+/** A 422 for a write: the parameter each rejected field came from and, for a field with known values, those values. */
+function rejectedWriteHint(node: INode, errors: ErrorObject[], fields: readonly WriteFieldHint[]): Hint | undefined {
+	const hints: string[] = [];
+	for (const entry of errors) {
+		const name = /^\/data\/(?:attributes|relationships)\/([^/]+)/.exec(entry.source?.pointer ?? '')?.[1];
+		const field = name === undefined ? undefined : fields.find((candidate) => candidate.name === name);
+		if (field === undefined) continue;
+		const label = `${field.label}"${toolArgument(node, field.parameterPath)}`;
+		hints.push(field.values ? `Parameter "${label} takes one of: ${field.values.join(', ')}` : `Check parameter "${label}`);
+	}
+	return hints.length === 0 ? undefined : { addition: [...new Set(hints)].join('. ') };
+}
+
+/** The hint `explain` asks for, when the answer is the status it is about. */
+export function hintFor(node: INode, status: number | undefined, errors: ErrorObject[], explain: Explain | undefined): Hint | undefined {
+	if (explain === undefined) return undefined;
+	if ('rejectedQuery' in explain) return status === 400 ? rejectedQueryHint(node, errors, explain.rejectedQuery.type) : undefined;
+	return status === 422 ? rejectedWriteHint(node, errors, explain.rejectedWrite.fields) : undefined;
+}
