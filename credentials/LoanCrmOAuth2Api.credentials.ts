@@ -30,6 +30,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { SERVICE_BASE_URL_EXPRESSION } from './baseUrl';
 import { networkErrorCode, networkProblem } from './networkProblem';
 import {
 	credentialFingerprint,
@@ -199,7 +200,7 @@ export class LoanCrmOAuth2Api implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/jsonapi$/i, "")}}/jsonapi',
+			baseURL: `={{${SERVICE_BASE_URL_EXPRESSION}}}/jsonapi`,
 			url: '/deals',
 			qs: { 'page[size]': 1 },
 			headers: {

@@ -19,6 +19,8 @@ import { createHash } from 'crypto';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { serviceBaseUrl } from './baseUrl';
+
 /** A token fetched from the Access Token URL. */
 export interface FetchedToken {
 	accessToken: string;
@@ -54,7 +56,7 @@ export function credentialFingerprint(credentials: ICredentialDataDecryptedObjec
 	const text = (name: string) => String(credentials[name] ?? '').trim();
 	const values = [
 		'loanCrmOAuth2Api/1',
-		text('baseUrl').replace(/\/+$/, '').replace(/\/jsonapi$/i, ''),
+		serviceBaseUrl(credentials.baseUrl),
 		text('accessTokenUrl'),
 		String(credentials.clientId ?? ''),
 		String(credentials.clientSecret ?? ''),

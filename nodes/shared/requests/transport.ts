@@ -14,6 +14,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { serviceBaseUrl } from '../../../credentials/baseUrl';
 import type { FailedExchange } from '../errors/apiFailure';
 import { apiError, operationError } from '../errors/factory';
 import type { Explain } from '../errors/hints';
@@ -118,7 +119,7 @@ function stateOf(context: RequestContext): ExecutionState {
 async function loadSettings(context: RequestContext): Promise<SettingsOutcome> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	const rawBase = String(credentials.baseUrl ?? '').trim();
-	const baseUrl = rawBase.replace(/\/+$/, '').replace(/\/jsonapi$/i, '');
+	const baseUrl = serviceBaseUrl(rawBase);
 	if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
 		return { problem: { kind: 'baseUrlNotHttp', baseUrl: rawBase } };
 	}
