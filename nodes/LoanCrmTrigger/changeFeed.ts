@@ -21,7 +21,8 @@ import type { Document } from '../shared/service/jsonapi';
 import { flatten } from '../shared/service/jsonapi';
 import { paginate } from '../shared/paging/pagination';
 import { combineFilters } from '../shared/input/query';
-import type { ApiResponse, RequestContext } from '../shared/requests/transport';
+import type { RequestContext } from '../shared/requests/runContext';
+import type { ApiResponse } from '../shared/requests/transport';
 import { apiRequest } from '../shared/requests/transport';
 
 /** Most fingerprints remembered for one safety window; see `trimSeen` for what happens above it. */

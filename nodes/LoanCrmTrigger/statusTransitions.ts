@@ -33,7 +33,7 @@ import type { Document } from '../shared/service/jsonapi';
 import { flatten } from '../shared/service/jsonapi';
 import { MAX_PAGE_SIZE, paginate } from '../shared/paging/pagination';
 import { combineFilters, quoteLiteral } from '../shared/input/query';
-import type { RequestContext } from '../shared/requests/transport';
+import type { RequestContext } from '../shared/requests/runContext';
 
 /** Most deals whose status the trigger remembers (about 0.5 MB of static data at the cap). */
 export const MAX_REMEMBERED_DEALS = 50_000;

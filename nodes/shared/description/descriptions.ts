@@ -8,7 +8,7 @@ import { displayNameOf, idParameters, idTypeOf, showFor, writeFields } from '../
 import { conditionsProperty } from './conditions';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
 import { idParameterLabel, idSourceOf, locatorProperty } from './locators';
-import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/parallel';
+import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
 import { RESOURCE_TYPES } from '../service/schema';
 import { agentProperties, withAgentLimit } from './toolDescription';
 

@@ -10,7 +10,8 @@ import { ACTIONS } from './actions';
 import type { ActionResult } from './actions/common';
 import { resolvePath } from './actions/common';
 import type { OperationSpec } from '../service/catalogue';
-import { forEachIndex, requestsInParallel } from '../requests/parallel';
+import { forEachIndex } from '../requests/parallel';
+import { requestsInParallel } from './requestOptions';
 import { agentOutputShaper } from './toolOutput';
 
 function errorItem(error: unknown): IDataObject {

@@ -14,8 +14,10 @@ import { apiError } from '../errors/factory';
 import type { Explain } from '../errors/hints';
 import type { Document, QueryParameters, Resource } from '../service/jsonapi';
 import { primaryResources } from '../service/jsonapi';
-import { inParallel, withRequestSlot } from '../requests/parallel';
-import type { ApiResponse, RequestContext } from '../requests/transport';
+import { inParallel } from '../requests/parallel';
+import type { RequestContext } from '../requests/runContext';
+import { runContextOf } from '../requests/runContext';
+import type { ApiResponse } from '../requests/transport';
 import { apiRequest } from '../requests/transport';
 
 /** The service's default and maximum page size. */
@@ -243,7 +245,7 @@ async function parallelKeyset(
 	let pages = 0;
 	let finished = false;
 	const fetchInSlot = (pageQuery: QueryParameters): Promise<Page> =>
-		withRequestSlot(context, parallel, () => fetchPage(context, options, pageQuery));
+		runContextOf(context).inRequestSlot(parallel, () => fetchPage(context, options, pageQuery));
 
 	const deliver = async (document: Document): Promise<void> => {
 		const data = document.data as Resource[];

@@ -1,45 +1,9 @@
 /**
- * How many requests a node keeps in flight: Request Options → Requests in Parallel, and the one
- * bounded worker loop that the router (input items) and the pagination (id ranges) share.
- *
- * Over the internet a round trip costs 30–150 ms and the service needs a few ms per request, so a
- * node that waits for each answer before sending the next spends nearly all its time waiting.
+ * The concurrency primitives the package is built from, and nothing else: no n8n context, no
+ * parameters, no per-run state (that is runContext.ts). The router runs input items with
+ * `forEachIndex`, the parallel keyset read runs its workers with `inParallel` and wakes them with a
+ * `Signal`, and a run's request bound is a `Slots`.
  */
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
-
-import { invalidParameter } from '../errors/factory';
-
-/**
- * Four in flight: cuts the waiting about fourfold at any latency, is the pace the service's own
- * keyset example can sustain without its per-5-minute token budget running out sooner than with
- * sequential requests of the same count (parallelism changes the pace, never the cost), and keeps
- * to a handful of connections, far below what a web API treats as a burst.
- */
-export const DEFAULT_REQUESTS_IN_PARALLEL = 4;
-/** More gains little once the service's own time dominates, and empties small rate-limit budgets fast. */
-export const MAX_REQUESTS_IN_PARALLEL = 16;
-
-export const REQUESTS_IN_PARALLEL_LABEL = 'Request Options → Requests in Parallel';
-
-/** The node's Requests in Parallel (a node setting: read for the first item). */
-export function requestsInParallel(context: IExecuteFunctions): number {
-	const options = context.getNodeParameter('requestOptions', 0, {}) as { requestsInParallel?: unknown };
-	const value = options.requestsInParallel;
-	if (value === undefined || value === null || value === '') return DEFAULT_REQUESTS_IN_PARALLEL;
-	return checkRequestsInParallel(context.getNode(), value);
-}
-
-export function checkRequestsInParallel(node: INode, value: unknown): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > MAX_REQUESTS_IN_PARALLEL) {
-		throw invalidParameter(
-			node,
-			REQUESTS_IN_PARALLEL_LABEL,
-			`must be a whole number from 1 (one request at a time) to ${MAX_REQUESTS_IN_PARALLEL}; got ${JSON.stringify(value)}`,
-		);
-	}
-	return number;
-}
 
 /**
  * Runs `worker` in `concurrency` loops at once and resolves when all of them have returned. Each
@@ -84,8 +48,8 @@ export async function forEachIndex(
 	});
 }
 
-/** At most `size` holders at once; the others wait in order of arrival. */
-class Slots {
+/** At most `free` holders at once; the others wait in order of arrival. */
+export class Slots {
 	private waiting: Array<() => void> = [];
 
 	constructor(private free: number) {}
@@ -103,17 +67,24 @@ class Slots {
 	}
 }
 
-const slotsOfRun = new WeakMap<object, Slots>();
+/** Wakes everyone waiting for the next `notify()` (and only them). */
+export class Signal {
+	private wake = (): void => undefined;
 
-/**
- * Runs one request within the run's bound of `limit` requests in flight, shared by everything the
- * run pages at once (several input items each paging id ranges still make `limit` in all).
- */
-export async function withRequestSlot<T>(run: object, limit: number, work: () => Promise<T>): Promise<T> {
-	let slots = slotsOfRun.get(run);
-	if (slots === undefined) {
-		slots = new Slots(Math.max(1, limit));
-		slotsOfRun.set(run, slots);
+	private next = this.renew();
+
+	/** Resolves at the next `notify()`. */
+	async wait(): Promise<void> {
+		await this.next;
 	}
-	return await slots.hold(work);
+
+	notify(): void {
+		const wake = this.wake;
+		this.next = this.renew();
+		wake();
+	}
+
+	private renew(): Promise<void> {
+		return new Promise<void>((resolve) => (this.wake = resolve));
+	}
 }

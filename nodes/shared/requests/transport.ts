@@ -2,46 +2,20 @@
  * The one function every Loan CRM request goes through: URL, media types, UserId, authentication
  * through n8n's credential helpers, retries and error mapping.
  */
-import type {
-	IAdditionalCredentialOptions,
-	ICredentialsDecrypted,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IAdditionalCredentialOptions, ICredentialsDecrypted, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { serviceBaseUrl } from '../../../credentials/baseUrl';
+import { networkErrorCode } from '../../../credentials/networkProblem';
 import type { FailedExchange } from '../errors/apiFailure';
 import { apiError, operationError } from '../errors/factory';
 import type { Explain } from '../errors/hints';
-import { networkErrorCode } from '../../../credentials/networkProblem';
 import type { Document, QueryParameters } from '../service/jsonapi';
 import { buildQueryString } from '../service/jsonapi';
+import { RETRY_POLICY } from './policy';
+import type { ConnectionSettings, RequestContext, RunContext } from './runContext';
+import { CREDENTIAL_TYPE, runContextOf } from './runContext';
 
-export const CREDENTIAL_TYPE = 'loanCrmOAuth2Api';
 export const MEDIA_TYPE = 'application/vnd.api+json';
-
-export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
-
-/** How hard the transport tries before giving up; exported so the README and tests agree. */
-export const RETRY_POLICY = {
-	/** Attempts in all when the service answers 429. */
-	rateLimitAttempts: 4,
-	/** Longest `retry-after` the node waits for; a longer one fails at once with the wait in the message. */
-	maxRetryAfterSeconds: 60,
-	/** Wait when a 429 carries no usable `retry-after`. */
-	defaultRetryAfterSeconds: 2,
-	/** Attempts in all for a GET that meets 502/503/504 or a dropped connection. */
-	transientAttempts: 4,
-	/** Backoff before the 2nd, 3rd, 4th attempt of a GET. */
-	backoffMs: [300, 1000, 2500],
-	/** Longest wait for one answer; a page of 100 large records arrives well within it. */
-	timeoutMs: 60_000,
-} as const;
 
 const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET']);
@@ -66,81 +40,12 @@ export interface ApiResponse {
 	body: Document | undefined;
 }
 
-interface ConnectionSettings {
-	baseUrl: string;
-	userId: string;
-	secrets: string[];
-}
-
-/** A credential value that makes every request impossible; reported per request, with its item. */
-type SettingsProblem = { kind: 'baseUrlNotHttp'; baseUrl: string } | { kind: 'userIdNotWholeNumber'; userId: string };
-
-type SettingsOutcome = { settings: ConnectionSettings } | { problem: SettingsProblem };
-
-interface ExecutionState {
-	settings?: Promise<SettingsOutcome>;
-	/** A 401 that survived n8n's one token refresh; later requests of the run fail at once. */
-	rejectedToken?: FailedExchange;
-	/** The credential could not get a token; later requests of the run fail at once, without asking again. */
-	tokenProblem?: string;
-	/**
-	 * After a 429 every request of the run, in flight or not, waits until then (`Date.now()` ms):
-	 * the budget is shared, so one worker's retry-after holds for all of them.
-	 */
-	rateLimitedUntil?: number;
-	/**
-	 * Settles when the run's first request has its answer. Requests sent in parallel wait for it, so
-	 * that a token missing at the start is fetched once (not once per request in flight), and a
-	 * failing token endpoint or a rejected token stops the others before they are sent.
-	 */
-	firstExchange?: Promise<void>;
-}
-
-/** Waits while the run is paused by a 429's retry-after (which may be extended meanwhile). */
-async function waitForRateLimit(state: ExecutionState): Promise<void> {
-	for (;;) {
-		const wait = (state.rateLimitedUntil ?? 0) - Date.now();
-		if (wait <= 0) return;
-		await sleep(wait);
-	}
-}
-
-const executionState = new WeakMap<object, ExecutionState>();
-
-function stateOf(context: RequestContext): ExecutionState {
-	let state = executionState.get(context);
-	if (state === undefined) {
-		state = {};
-		executionState.set(context, state);
-	}
-	return state;
-}
-
-async function loadSettings(context: RequestContext): Promise<SettingsOutcome> {
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-	const rawBase = String(credentials.baseUrl ?? '').trim();
-	const baseUrl = serviceBaseUrl(rawBase);
-	if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
-		return { problem: { kind: 'baseUrlNotHttp', baseUrl: rawBase } };
-	}
-	const userId = String(credentials.userId ?? '').trim();
-	if (!/^\d{1,10}$/.test(userId)) {
-		return { problem: { kind: 'userIdNotWholeNumber', userId } };
-	}
-	const secrets = [credentials.clientSecret, credentials.accessToken]
-		.map((value) => (typeof value === 'string' ? value : ''))
-		.filter((value) => value.length > 0);
-	return { settings: { baseUrl, userId, secrets } };
-}
-
 /**
- * The credential's connection values, read once per execution. A wrong value fails every request,
- * each with its own item index (the same message for every item, so Error Workflows can match it).
+ * The credential's connection values for this run. A wrong value fails every request, each with
+ * its own item index (the same message for every item, so Error Workflows can match it).
  */
-async function settingsOf(context: RequestContext, itemIndex: number | undefined): Promise<ConnectionSettings> {
-	const state = stateOf(context);
-	state.settings ??= loadSettings(context);
-	const outcome = await state.settings;
+async function settingsOf(context: RequestContext, run: RunContext, itemIndex: number | undefined): Promise<ConnectionSettings> {
+	const outcome = await run.connectionSettings();
 	if ('problem' in outcome) {
 		const { problem } = outcome;
 		throw problem.kind === 'baseUrlNotHttp'
@@ -267,28 +172,18 @@ async function withoutStoredToken(context: RequestContext): Promise<ICredentials
  * 429 waits for `retry-after`; 502/503/504 and dropped connections are retried only for GET.
  */
 export async function apiRequest(this: RequestContext, request: ApiRequest): Promise<ApiResponse> {
-	const state = stateOf(this);
-	if (state.firstExchange !== undefined) {
-		await state.firstExchange;
-		return await exchange(this, state, request);
-	}
-	let answered = (): void => undefined;
-	state.firstExchange = new Promise<void>((resolve) => (answered = resolve));
-	try {
-		return await exchange(this, state, request);
-	} finally {
-		answered();
-	}
+	const run = runContextOf(this);
+	return await run.afterFirstExchange(async () => await exchange(this, run, request));
 }
 
-async function exchange(context: RequestContext, state: ExecutionState, request: ApiRequest): Promise<ApiResponse> {
+async function exchange(context: RequestContext, run: RunContext, request: ApiRequest): Promise<ApiResponse> {
 	const node = context.getNode();
-	const settings = await settingsOf(context, request.itemIndex);
+	const settings = await settingsOf(context, run, request.itemIndex);
 	const place = { secrets: settings.secrets, itemIndex: request.itemIndex };
-	if (state.rejectedToken) {
-		throw apiError(node, 'apiFailure', { failure: { ...state.rejectedToken, path: request.path, method: request.method } }, place);
+	if (run.rejectedToken) {
+		throw apiError(node, 'apiFailure', { failure: { ...run.rejectedToken, path: request.path, method: request.method } }, place);
 	}
-	if (state.tokenProblem !== undefined) throw apiError(node, 'tokenFailure', { problem: state.tokenProblem }, place);
+	if (run.tokenProblem !== undefined) throw apiError(node, 'tokenFailure', { problem: run.tokenProblem }, place);
 	const queryString = buildQueryString(request.query ?? {});
 	const headers: IDataObject = { Accept: MEDIA_TYPE, UserId: request.userId ?? settings.userId };
 	const options: IHttpRequestOptions = {
@@ -309,7 +204,7 @@ async function exchange(context: RequestContext, state: ExecutionState, request:
 	let rateLimitAttempts = 0;
 	let transientAttempts = 0;
 	for (;;) {
-		await waitForRateLimit(state);
+		await run.whilePaused();
 		const outcome = await send(context, options);
 
 		const failure: FailedExchange = {
@@ -321,7 +216,7 @@ async function exchange(context: RequestContext, state: ExecutionState, request:
 		};
 
 		if (outcome.tokenProblem !== undefined) {
-			state.tokenProblem = outcome.tokenProblem;
+			run.tokenProblem = outcome.tokenProblem;
 			throw apiError(node, 'tokenFailure', { problem: outcome.tokenProblem }, place);
 		}
 
@@ -347,7 +242,7 @@ async function exchange(context: RequestContext, state: ExecutionState, request:
 			failure.attempts = rateLimitAttempts;
 			const wait = retryAfter ?? RETRY_POLICY.defaultRetryAfterSeconds;
 			if (rateLimitAttempts < RETRY_POLICY.rateLimitAttempts && wait <= RETRY_POLICY.maxRetryAfterSeconds) {
-				state.rateLimitedUntil = Math.max(state.rateLimitedUntil ?? 0, Date.now() + wait * 1000);
+				run.pauseFor(wait);
 				continue;
 			}
 			throw apiError(node, 'apiFailure', { failure, explain: request.explain }, place);
@@ -368,7 +263,7 @@ async function exchange(context: RequestContext, state: ExecutionState, request:
 		}
 
 		if (status === undefined && !isGet) failure.notRetried = true;
-		if (status === 401) state.rejectedToken = failure;
+		if (status === 401) run.rejectedToken = failure;
 		throw apiError(node, 'apiFailure', { failure, explain: request.explain }, place);
 	}
 }

@@ -29,13 +29,6 @@ export function resolvePath(context: ActionContext, spec: OperationSpec, itemInd
 	return { path, ids };
 }
 
-/** The adviser to act as when Request Options → User ID is set; otherwise the credential's. */
-export function userIdOverride(context: ActionContext, itemIndex: number): string | undefined {
-	const options = context.getNodeParameter('requestOptions', itemIndex, {}) as { userId?: unknown };
-	if (options.userId === undefined || options.userId === '') return undefined;
-	return parseId(context.getNode(), 'Request Options → User ID', options.userId, itemIndex);
-}
-
 /** Output items of a read: flattened when Simplify is on, as sent otherwise. */
 export function readOutput(context: ActionContext, document: Document, itemIndex: number): IDataObject[] {
 	const simplify = context.getNodeParameter('simplify', itemIndex, true) as boolean;

@@ -1,7 +1,8 @@
 import type { OperationSpec } from '../../service/catalogue';
 import { apiRequest } from '../../requests/transport';
+import { userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { resolvePath, userIdOverride } from './common';
+import { resolvePath } from './common';
 
 export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
 	const { path, ids } = resolvePath(this, spec, itemIndex);

@@ -1,7 +1,8 @@
 import type { OperationSpec } from '../../service/catalogue';
 import { apiRequest } from '../../requests/transport';
+import { userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { readOutput, resolvePath, userIdOverride } from './common';
+import { readOutput, resolvePath } from './common';
 
 /** One resource, or a to-one related resource; `data: null` gives no item. */
 export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {

@@ -12,8 +12,9 @@ import { RESOURCE_TYPES } from '../../service/schema';
 import { apiRequest } from '../../requests/transport';
 import { idParameterLabel } from '../../description/locators';
 import { parseId } from '../../input/values';
+import { userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { readOutput, resolvePath, userIdOverride } from './common';
+import { readOutput, resolvePath } from './common';
 
 export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
 	const node = this.getNode();

@@ -2,12 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationSpec } from '../../service/catalogue';
 import { paginate } from '../../paging/pagination';
-import { requestsInParallel } from '../../requests/parallel';
 import { queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { invalidParameter } from '../../errors/factory';
+import { requestsInParallel, userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { readOutput, resolvePath, userIdOverride } from './common';
+import { readOutput, resolvePath } from './common';
 
 /** `{ id, type, dealId, ... }`: the parent's ID right after the item's own. */
 function withParentId(item: IDataObject, name: string, value: string): IDataObject {

@@ -15,8 +15,9 @@ import type { AttributeSpec } from '../../service/schema';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { apiRequest } from '../../requests/transport';
 import { coerceAttribute, locatorValue, parseId, parseIdList } from '../../input/values';
+import { userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { resolvePath, userIdOverride } from './common';
+import { resolvePath } from './common';
 
 interface WriteValues {
 	attributes: IDataObject;
