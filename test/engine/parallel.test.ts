@@ -208,6 +208,38 @@ describe('many input items, requests at once', () => {
 		for (let index = 1; index < same.length; index++) expect(same[index].receivedAt).toBeGreaterThanOrEqual(same[index - 1].handledAt);
 	});
 
+	it('stops a later write to a record after an earlier write to it failed, without Continue On Fail', async () => {
+		// Requests in Parallel 4: items 1 and 3 update the same task; 3 waits for 1, which fails.
+		const input = [
+			{ taskId: ids().taskWithDeal, progress: 'InProgress' },
+			{ taskId: ids().task, progress: 'OnHold' },
+			{ taskId: ids().taskWithDeal, progress: 'OnHold' },
+			{ taskId: ids().task, progress: 'Completed' },
+		];
+		const parameters = { resource: 'task', operation: 'update', taskId: '={{ $json.taskId }}', updateFields: { progress: '={{ $json.progress }}' } };
+		const writesTo = (taskId: string) =>
+			env.sandbox
+				.apiRequests()
+				.filter((request) => request.method === 'PATCH' && request.path === `/jsonapi/tasks/${taskId}`)
+				.map((request) => (request.json as { data: { attributes: { progress: string } } }).data.attributes.progress);
+
+		env.sandbox.injectFault({ method: 'PATCH', path: `/jsonapi/tasks/${ids().task}` }, { status: 422 }, 1);
+		const stopped = await env.run('loanCrmLeadsAndTasks', parameters, { input });
+		expect(stopped.error?.message).toMatch(/^Loan CRM rejected the data \(422\)/);
+		expect(writesTo(ids().task)).toEqual(['OnHold']);
+		expect(env.sandbox.data.get('tasks', ids().task)?.attributes.progress).not.toBe('Completed');
+
+		// With Continue On Fail the later write is the user's to keep: it is sent, after the first.
+		env.sandbox.data.reset();
+		env.sandbox.clearLog();
+		env.sandbox.injectFault({ method: 'PATCH', path: `/jsonapi/tasks/${ids().task}` }, { status: 422 }, 1);
+		const continued = await env.run('loanCrmLeadsAndTasks', parameters, { input, continueOnFail: true });
+		expect(continued.items).toHaveLength(4);
+		expect(writesTo(ids().task)).toEqual(['OnHold', 'Completed']);
+		expect(jsonOf(continued)[1].error).toMatch(/^Loan CRM rejected the data \(422\)/);
+		expect(jsonOf(continued)[3]).toMatchObject({ id: String(ids().task), progress: 'Completed' });
+	});
+
 	it('a 429 pauses every request of the run for retry-after, not just the one that met it', async () => {
 		const input = Array.from({ length: 40 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));
 		env.sandbox.injectFault({ path: `/jsonapi/leads/${FIRST_DEAL + 10}` }, { status: 429, headers: { 'retry-after': '1' } });

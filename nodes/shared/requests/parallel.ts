@@ -19,6 +19,9 @@ export async function inParallel(concurrency: number, worker: () => Promise<void
  * Calls `task` for 0 … count-1, at most `concurrency` at once, starting them in index order.
  * Tasks that share a key run one after the other, in index order (two items writing one record).
  * `stopAfter()` is asked before each start: once it returns an index, later indexes are not started.
+ * A task that waited for an earlier task of its key asks again after that wait, so a failure there
+ * (or anywhere before it) stops it too: a second write to a record is never sent after the run
+ * stopped at the first one.
  */
 export async function forEachIndex(
 	count: number,
@@ -28,18 +31,25 @@ export async function forEachIndex(
 ): Promise<void> {
 	let next = 0;
 	const lastOfKey = new Map<string, Promise<void>>();
+	const stopped = (index: number): boolean => {
+		const stop = options.stopAfter?.();
+		return stop !== undefined && index > stop;
+	};
 	await inParallel(Math.min(concurrency, count), async () => {
 		for (;;) {
 			const index = next;
-			const stop = options.stopAfter?.();
-			if (index >= count || (stop !== undefined && index > stop)) return;
+			if (index >= count || stopped(index)) return;
 			next += 1;
 			const key = options.keyOf?.(index);
 			const previous = key === undefined ? undefined : lastOfKey.get(key);
 			let finished = (): void => undefined;
 			if (key !== undefined) lastOfKey.set(key, new Promise<void>((resolve) => (finished = resolve)));
 			try {
-				if (previous !== undefined) await previous;
+				if (previous !== undefined) {
+					await previous;
+					// Every later index is past the stop too, so this loop has nothing left to start.
+					if (stopped(index)) return;
+				}
 				await task(index);
 			} finally {
 				finished();
