@@ -1,0 +1,129 @@
+/**
+ * A simulated service over a set of keys, for driving the parallel keyset read
+ * (nodes/shared/paging/parallelKeyset.ts) without the engine, the sandbox or a clock.
+ *
+ * Requests are answered in rounds: every request sent since the last round is answered at once,
+ * from the keys as they are at that moment (so a test can create or delete records between
+ * rounds). `rounds` is the read's critical path in requests: with P in flight, no read of N pages
+ * needs fewer than ⌈N ÷ P⌉ rounds.
+ */
+import type { KeyPageSource, KeyedPage } from '../../nodes/shared/paging/parallelKeyset';
+import { readKeyRanges } from '../../nodes/shared/paging/parallelKeyset';
+
+export interface SimulatedPage extends KeyedPage {
+	/** The records: their keys, in the order of the page. */
+	records: number[];
+}
+
+export interface KeySpaceRead {
+	/** The keys delivered, in order. */
+	delivered: number[];
+	/** Each request as `first 100`, `last`, `(from,to]`, in the order sent. */
+	requests: string[];
+	rounds: number;
+	/** The most requests answered in one round. */
+	widestRound: number;
+	/** Set when the read handed over to page-after-page reading. */
+	handedOver: boolean;
+}
+
+/** Lets every queued promise callback run (the read is all promises: one macrotask drains it). */
+export const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class KeySpace {
+	private keys: number[];
+
+	private pending: Array<() => void> = [];
+
+	constructor(
+		keys: Iterable<number>,
+		private readonly pageSize = 100,
+	) {
+		this.keys = [...new Set(keys)].sort((a, b) => a - b);
+	}
+
+	/** Records created or deleted (between rounds). */
+	add(...keys: number[]): void {
+		this.keys = [...new Set([...this.keys, ...keys])].sort((a, b) => a - b);
+	}
+
+	remove(...keys: number[]): void {
+		const gone = new Set(keys);
+		this.keys = this.keys.filter((key) => !gone.has(key));
+	}
+
+	get size(): number {
+		return this.keys.length;
+	}
+
+	/**
+	 * Runs one read to its end. `beforeRound(round)` runs before each round is answered (1 = the
+	 * first page's round). With `unordered`, the first page's ids are not whole numbers.
+	 */
+	async read(
+		options: { parallel: number; limit?: number; beforeRound?: (round: number) => void; unordered?: boolean } = { parallel: 4 },
+	): Promise<KeySpaceRead> {
+		const result: KeySpaceRead = { delivered: [], requests: [], rounds: 0, widestRound: 0, handedOver: false };
+		let firstKeys: number[] = [];
+		const answer = (request: string, page: () => SimulatedPage): Promise<SimulatedPage> => {
+			result.requests.push(request);
+			return new Promise<SimulatedPage>((resolve) => this.pending.push(() => resolve(page())));
+		};
+		const pageOf = (keys: number[], size: number): SimulatedPage => {
+			const taken = keys.slice(0, size);
+			// As the service without totals: `links.next` whenever the page is full.
+			return { count: taken.length, keys: taken, records: taken, hasMore: taken.length === size };
+		};
+		const source: KeyPageSource<SimulatedPage> = {
+			first: (size) =>
+				answer(`first ${size}`, () => {
+					const page = pageOf(this.keys, size);
+					firstKeys = page.records;
+					return options.unordered ? { ...page, keys: undefined } : page;
+				}),
+			last: () =>
+				answer('last', () => {
+					const above = this.keys.filter((key) => key > firstKeys[firstKeys.length - 1]);
+					// Asked for in the opposite order, handed back ascending (as pagination.ts does).
+					const page = pageOf([...above].reverse(), this.pageSize);
+					const records = [...page.records].reverse();
+					return { ...page, keys: records, records };
+				}),
+			between: (from, to) =>
+				answer(`(${from},${to}]`, () => pageOf(this.keys.filter((key) => key > from && key <= to), this.pageSize)),
+		};
+		let finished = false;
+		const reading = readKeyRanges({
+			source,
+			parallel: options.parallel,
+			limit: options.limit,
+			pageSize: this.pageSize,
+			maxPages: 100_000,
+			deliver: async (page, start, end) => {
+				result.delivered.push(...page.records.slice(start, end));
+			},
+			handOver: async (page, delivered) => {
+				result.handedOver = true;
+				return delivered;
+			},
+			outOfOrder: () => new Error('out of order'),
+		}).finally(() => (finished = true));
+		for (;;) {
+			await settle();
+			if (finished) break;
+			if (this.pending.length === 0) throw new Error('the read waits for nothing: stalled');
+			result.rounds += 1;
+			options.beforeRound?.(result.rounds);
+			const round = this.pending.splice(0);
+			result.widestRound = Math.max(result.widestRound, round.length);
+			for (const resolve of round) resolve();
+		}
+		await reading;
+		return result;
+	}
+}
+
+/** `from`, `from + 1`, … `to`. */
+export function span(from: number, to: number): number[] {
+	return Array.from({ length: to - from + 1 }, (_, index) => from + index);
+}
