@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { FeedQuery, FeedState } from './changeFeed';
 import { fingerprint, latestRecord, pollRecordChanges } from './changeFeed';
-import { queryFromOptions, quoteLiteral } from '../shared/input/query';
+import { anyOf, queryFromOptions } from '../shared/input/query';
 import { DEAL_STATUSES, RESOURCE_TYPES } from '../shared/service/schema';
 import type { TransitionSelection, TransitionState } from './statusTransitions';
 import { MAX_REMEMBERED_DEALS, pollStatusTransitions } from './statusTransitions';
@@ -91,7 +91,7 @@ export class LoanCrmTrigger implements INodeType {
 		if (this.getMode() === 'manual') {
 			const toFilter =
 				selection !== undefined && statusField !== undefined && selection.to.length > 0
-					? `any(${statusField},${selection.to.map(quoteLiteral).join(',')})`
+					? anyOf(statusField, selection.to)
 					: undefined;
 			const sample = await latestRecord(this, query, toFilter);
 			const items =

@@ -20,7 +20,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Document } from '../shared/service/jsonapi';
 import { flatten } from '../shared/service/jsonapi';
 import { paginate } from '../shared/paging/pagination';
-import { combineFilters } from '../shared/input/query';
+import { combineFilters, quoteLiteral } from '../shared/input/query';
 import type { RequestContext } from '../shared/requests/runContext';
 import type { ApiResponse } from '../shared/requests/transport';
 import { apiRequest } from '../shared/requests/transport';
@@ -77,7 +77,15 @@ export function serviceClockOf(response: ApiResponse): number | undefined {
 	return Number.isNaN(parsed) ? undefined : parsed;
 }
 
-/** A short, stable fingerprint of a value's JSON (FNV-1a, 32 bits, base 36). */
+/**
+ * A short, stable fingerprint of a value's JSON (FNV-1a, 32 bits, base 36), for a record version
+ * (`seen`) and for the trigger's settings. It is deliberately not the credential's fingerprint
+ * (credentials/accessTokens.ts, SHA-256): that one is derived from secrets and keys shared tokens,
+ * so it must be one-way and collision-resistant; this one is stored up to `MAX_SEEN` times in the
+ * workflow's static data, so it is short, and a collision costs at most one record version within
+ * one safety window. It is also part of the stored state: changing it would make every active
+ * trigger start a fresh baseline (losing the changes of that poll) and re-emit the window once.
+ */
 export function fingerprint(value: unknown): string {
 	const text = JSON.stringify(value) ?? '';
 	let hash = 0x811c9dc5;
@@ -111,7 +119,7 @@ export async function readChanges(
 	let requests = 0;
 	await paginate.call(context, {
 		path: query.path,
-		query: { filter: combineFilters([`greaterOrEqual(${query.field},'${iso(fromMs)}')`, extraFilter, query.filter]) },
+		query: { filter: combineFilters([`greaterOrEqual(${query.field},${quoteLiteral(iso(fromMs))})`, extraFilter, query.filter]) },
 		supportsFilter: true,
 		onResponse: (response) => {
 			requests += 1;

@@ -32,7 +32,7 @@ import { nextSince, readChanges, serviceClockOf, timestampOf, windowStart } from
 import type { Document } from '../shared/service/jsonapi';
 import { flatten } from '../shared/service/jsonapi';
 import { MAX_PAGE_SIZE, paginate } from '../shared/paging/pagination';
-import { combineFilters, quoteLiteral } from '../shared/input/query';
+import { anyOf, combineFilters, quoteLiteral } from '../shared/input/query';
 import type { RequestContext } from '../shared/requests/runContext';
 
 /** Most deals whose status the trigger remembers (about 0.5 MB of static data at the cap). */
@@ -74,7 +74,7 @@ export function watchedStatuses(selection: TransitionSelection): string[] | unde
 
 function statusFilter(field: string, statuses: string[] | undefined): string | undefined {
 	if (statuses === undefined) return undefined;
-	return statuses.length === 1 ? `equals(${field},${quoteLiteral(statuses[0])})` : `any(${field},${statuses.map(quoteLiteral).join(',')})`;
+	return statuses.length === 1 ? `equals(${field},${quoteLiteral(statuses[0])})` : anyOf(field, statuses);
 }
 
 function decode(memory: StatusMemory | undefined): Map<number, string> {
@@ -179,7 +179,7 @@ async function matchingFilter(context: RequestContext, query: TransitionQuery, i
 		const chunk = ids.slice(start, start + MAX_PAGE_SIZE);
 		await paginate.call(context, {
 			path: query.path,
-			query: { filter: combineFilters([`any(id,${chunk.map(quoteLiteral).join(',')})`, query.filter]), fields: { [query.type]: query.field } },
+			query: { filter: combineFilters([anyOf('id', chunk), query.filter]), fields: { [query.type]: query.field } },
 			supportsFilter: true,
 			onPage: (document: Document) => {
 				for (const item of flatten(document)) matching.add(String(item.id));

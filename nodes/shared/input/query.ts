@@ -76,7 +76,8 @@ function kindOfField(type: ResourceTypeSpec, field: string): AttributeKind | 'id
 	return type.attributes[field]?.kind;
 }
 
-function formatLiteral(
+/** A condition's value as the service compares it for a field of this kind (the literal's text, unquoted). */
+function filterValue(
 	node: INode,
 	parameter: string,
 	kind: AttributeKind | 'id' | undefined,
@@ -90,28 +91,28 @@ function formatLiteral(
 	if (kind === 'date') {
 		const date = toCalendarDate(value, timeZone);
 		if (date === undefined) throw invalidParameter(node, parameter, 'must be a date (YYYY-MM-DD) for this field', itemIndex);
-		return quoteLiteral(date);
+		return date;
 	}
 	if (kind === 'dateTime') {
 		const text = typeof value === 'string' ? value.trim() : value;
 		// A plain date compares against the start of that day, as the service reads it.
-		if (typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text)) return quoteLiteral(text);
+		if (typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
 		const timestamp = toUtcTimestamp(text, timeZone);
 		if (timestamp === undefined) throw invalidParameter(node, parameter, 'must be a date or a date and time for this field', itemIndex);
-		return quoteLiteral(timestamp);
+		return timestamp;
 	}
 	if (kind === 'boolean') {
 		const text = String(value).trim().toLowerCase();
 		if (text !== 'true' && text !== 'false') throw invalidParameter(node, parameter, 'must be true or false for this field', itemIndex);
-		return quoteLiteral(text);
+		return text;
 	}
 	if (kind === 'number' || kind === 'integer' || kind === 'id') {
 		const text = String(value).trim();
 		if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(text)) throw invalidParameter(node, parameter, 'must be a number for this field', itemIndex);
-		return quoteLiteral(text);
+		return text;
 	}
 	if (value !== null && typeof value === 'object') throw invalidParameter(node, parameter, 'must be text, not an object', itemIndex);
-	return quoteLiteral(String(value ?? ''));
+	return String(value ?? '');
 }
 
 export interface FilterCondition {
@@ -160,14 +161,14 @@ export function buildConditionFilter(
 			case 'isNotNull':
 				return `not(equals(${field},null))`;
 			case 'notEquals':
-				return `not(equals(${field},${formatLiteral(node, valueParameter, kind, condition.value, timeZone, itemIndex)}))`;
+				return `not(equals(${field},${quoteLiteral(filterValue(node, valueParameter, kind, condition.value, timeZone, itemIndex))}))`;
 			case 'any': {
 				// A list from the dropdown, or comma-separated text (as typed, and as saved before the dropdown).
 				const values = (Array.isArray(condition.value) ? condition.value.map((part) => String(part)) : String(condition.value ?? '').split(','))
 					.map((part) => part.trim())
 					.filter((part) => part !== '');
 				if (values.length === 0) throw invalidParameter(node, valueParameter, 'needs at least one value (comma-separated)', itemIndex);
-				return `any(${field},${values.map((part) => formatLiteral(node, valueParameter, kind, part, timeZone, itemIndex)).join(',')})`;
+				return anyOf(field, values.map((part) => filterValue(node, valueParameter, kind, part, timeZone, itemIndex)));
 			}
 			case 'contains':
 			case 'startsWith':
@@ -175,12 +176,17 @@ export function buildConditionFilter(
 				if (kind !== undefined && kind !== 'string' && kind !== 'enum') {
 					throw invalidParameter(node, `${conditionLabel} → Operator`, `"${operator.name}" works on text fields only; ${field} is not text`, itemIndex);
 				}
-				return `${operator.fn}(${field},${formatLiteral(node, valueParameter, kind, condition.value, timeZone, itemIndex)})`;
+				return `${operator.fn}(${field},${quoteLiteral(filterValue(node, valueParameter, kind, condition.value, timeZone, itemIndex))})`;
 			default:
-				return `${operator.fn}(${field},${formatLiteral(node, valueParameter, kind, condition.value, timeZone, itemIndex)})`;
+				return `${operator.fn}(${field},${quoteLiteral(filterValue(node, valueParameter, kind, condition.value, timeZone, itemIndex))})`;
 		}
 	});
 	return combineFilters(terms);
+}
+
+/** `any(field,'a','b')`: the field has one of the values, each written as a literal. */
+export function anyOf(field: string, values: readonly string[]): string {
+	return `any(${field},${values.map(quoteLiteral).join(',')})`;
 }
 
 /** `and(...)` of the non-empty terms; a single term stands alone. */
