@@ -17,7 +17,7 @@ import { join } from 'path';
 
 import type { N8nVersion } from './install';
 import { N8N_VERSIONS, ensureN8n, isN8nVersion } from './install';
-import { buildAndPack } from './n8n';
+import { LEG_TARBALL_VARIABLE, buildAndPack } from './n8n';
 import { installInterruptHandler, log, trackGroup, untrackGroup } from './util';
 
 export const MODES = ['single', 'queue'] as const;
@@ -78,12 +78,6 @@ export function legName(leg: Leg): string {
 	return `n8n ${leg.version} ${leg.mode === 'single' ? 'single process' : 'queue mode'}`;
 }
 
-/** The tarball the matrix packed for its legs (a leg alone packs its own). */
-export function legTarball(): { tarball: string; name: string; version: string } | undefined {
-	const value = process.env.LOAN_CRM_E2E_TARBALL;
-	return value ? (JSON.parse(value) as { tarball: string; name: string; version: string }) : undefined;
-}
-
 export interface LegRunners {
 	single: (version: N8nVersion) => Promise<number>;
 }
@@ -137,7 +131,7 @@ async function runLeg(leg: Leg, pack: { tarball: string; name: string; version: 
 	log(`${legName(leg)}: starting`);
 	const tsNode = require.resolve('ts-node/dist/bin');
 	const child = spawn(process.execPath, [tsNode, '--transpile-only', process.argv[1], '--leg', '--n8n', leg.version, '--mode', leg.mode], {
-		env: { ...process.env, LOAN_CRM_E2E_TARBALL: JSON.stringify(pack) },
+		env: { ...process.env, [LEG_TARBALL_VARIABLE]: JSON.stringify(pack) },
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});

@@ -55,6 +55,15 @@ export async function startSink(path = '/loan-crm-trigger'): Promise<{ server: S
 	return { server, url: `http://127.0.0.1:${port}${path}`, received };
 }
 
+/** Where the matrix hands the tarball it packed to its legs (each leg runs in its own process). */
+export const LEG_TARBALL_VARIABLE = 'LOAN_CRM_E2E_TARBALL';
+
+/** The tarball the matrix packed for its legs (a leg alone packs its own). */
+export function legTarball(): { tarball: string; name: string; version: string } | undefined {
+	const value = process.env[LEG_TARBALL_VARIABLE];
+	return value ? (JSON.parse(value) as { tarball: string; name: string; version: string }) : undefined;
+}
+
 /** `npm run build`, then `npm pack` into a temp folder; returns the tarball. */
 export async function buildAndPack(workDir: string, options: { skipBuild?: boolean } = {}): Promise<{ tarball: string; name: string; version: string }> {
 	if (!options.skipBuild) await run('npm', ['run', 'build'], { cwd: REPO_ROOT, timeoutMs: 5 * 60_000 });

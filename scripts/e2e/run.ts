@@ -36,12 +36,12 @@ import { PACKAGE, contractCases, errorCases } from './cases';
 import { validateExamples } from './examples';
 import type { N8nVersion } from './install';
 import { ensureN8n } from './install';
-import { legTarball, runE2e } from './matrix';
+import { runE2e } from './matrix';
 import { knownIssue } from './known-issues';
 import { MCP_WORKFLOW_ID, checkMcp, mcpWorkflow } from './mcp';
 import { checkOfflineInstall } from './offline-install';
 import { checkErrorWorkflow, prepareErrorWorkflows } from './error-workflow';
-import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, startSink } from './n8n';
+import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, legTarball, startSink } from './n8n';
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
 import type { CredentialRef } from './workflows';
 import {
