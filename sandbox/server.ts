@@ -159,6 +159,9 @@ function route(method: string, segments: string[]): RouteMatch | { allow: string
 export class SandboxServer {
 	readonly state: SandboxState;
 	readonly requests: LoggedRequest[] = [];
+	/** Requests received in full and not yet answered (or dropped). */
+	private readonly answering = new Set<LoggedRequest>();
+	private arrivals = 0;
 	readonly clients = new Map<string, Client>();
 	readonly tokens = new Map<string, IssuedToken>();
 	readonly issued: string[] = [];
@@ -335,12 +338,25 @@ export class SandboxServer {
 			kind,
 			receivedAt: 0,
 			handledAt: 0,
+			seq: 0,
+			inFlightAtArrival: [],
+			latencyMs: 0,
 		};
 		this.requests.push(entry);
+		// 'close' comes when the answer is complete or the connection is gone, whichever is first.
+		let closed = false;
+		res.once('close', () => {
+			closed = true;
+			this.answering.delete(entry);
+		});
 		const body = await readBody(req);
 		entry.body = body;
 		entry.receivedAt = Date.now();
+		entry.seq = ++this.arrivals;
+		entry.inFlightAtArrival = [...this.answering].map((other) => other.seq);
+		if (!closed) this.answering.add(entry);
 		const latency = this.latencyMs();
+		entry.latencyMs = latency;
 		if (latency > 0) {
 			await sleep(latency);
 			if (res.destroyed) return;

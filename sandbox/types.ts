@@ -73,6 +73,16 @@ export interface LoggedRequest {
 	receivedAt: number;
 	/** `Date.now()` when the sandbox began to handle it (after the played latency). */
 	handledAt: number;
+	/** Arrival order (1, 2, …) of every request, API and token alike, since the sandbox started. */
+	seq: number;
+	/**
+	 * The `seq` of every request the sandbox was still answering when this one arrived in full:
+	 * requests in flight counted where they land, not inferred from timings. 1 + its length is how
+	 * many requests the sandbox was handling at that moment, this one included.
+	 */
+	inFlightAtArrival: number[];
+	/** The latency played before handling it, as drawn (0 with latency off). */
+	latencyMs: number;
 }
 
 export type Fault =

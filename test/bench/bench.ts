@@ -26,6 +26,7 @@ import type { TriggerBurstCase } from './trigger-burst';
 import { httpRequestNodeInfo } from './http-request-node';
 import type { LatencyClient, LatencySample, ItemOperation } from './latency';
 import type { RunSample } from './sample';
+import type { SandboxScaleSample } from './sandbox-scale';
 import type { SandboxInfo } from './sandbox-process';
 import type { Summary } from './stats';
 import { pairedRatios, summarize } from './stats';
@@ -53,6 +54,12 @@ const TOKEN_RUNS = 3;
 /** Section 6. */
 const TRIGGER_BURST_CHANGES = 10_000;
 const TRIGGER_BURST_RUNS = 3;
+/** Section 8: the sandbox at 100,000 deals against 1,000 (start-up, a keyset page deep in the ids). */
+const SCALE_SIZES: [number, number] = [1000, 100_000];
+const SCALE_RUNS = 3;
+const SCALE_PAGES = 5;
+/** A keyset page that took this many times longer at 100,000 deals than at 1,000 means a scan. */
+const SCALE_PAGE_LIMIT = 5;
 /** Section 5. */
 const WRITE_ITEMS = 1000;
 const WRITE_WARMUPS = 1;
@@ -585,6 +592,22 @@ function latencyRows(r: LatencyResult): Row[] {
 	return rows;
 }
 
+function sandboxScaleRows(samples: SandboxScaleSample[]): Row[] {
+	const [small, large] = SCALE_SIZES;
+	const of = (deals: number) => samples.filter((sample) => sample.deals === deals);
+	const startRatio = pairedRatios(of(large).map((s) => s.startMs), of(small).map((s) => s.startMs));
+	const pageRatio = pairedRatios(of(large).map((s) => s.pageMs), of(small).map((s) => s.pageMs));
+	const pageMedian = summarize(pageRatio).median;
+	if (pageMedian > SCALE_PAGE_LIMIT) problems.push(`sandbox: a keyset page at ${num(large)} deals took ${ratio(pageMedian)} the time at ${num(small)}: it scans`);
+	return [
+		section(`8. The sandbox at ${num(large)} deals against ${num(small)} (in-process, as the tests start it)`),
+		row(`start-up, ${num(large)} deals`, summarize(of(large).map((s) => s.startMs)), seconds, `${num(small)} deals: ${seconds(summarize(of(small).map((s) => s.startMs)).median)}`),
+		row(`start-up, ${num(large)} ÷ ${num(small)} deals`, summarize(startRatio), ratio, `${num(large / small)}× the deals; seeding is lazy, so far less`),
+		row(`keyset page of 100, ${num(large)} deals`, summarize(of(large).map((s) => s.pageMs)), (ms) => `${num(ms, 1)} ms`, `mean of ${SCALE_PAGES} pages from the middle of the ids`),
+		row(`keyset page, ${num(large)} ÷ ${num(small)} deals`, summarize(pageRatio), ratio, `target ≤ ${SCALE_PAGE_LIMIT}× (a binary search plus a slice, not a scan); above it is a reported problem`),
+	];
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -611,6 +634,7 @@ async function main(): Promise<void> {
 	let tokens: TokenCase[] = [];
 	let writes: WritesResult | undefined;
 	let triggerBurst: TriggerBurstCase[] = [];
+	let sandboxScale: SandboxScaleSample[] = [];
 
 	const smallest = Math.min(...SIZES);
 	const sandboxSizes = SECTIONS.includes('loopback') ? [...new Set([...SIZES, RATE_LIMIT_DEALS])].sort((a, b) => a - b) : [];
@@ -639,6 +663,11 @@ async function main(): Promise<void> {
 		}
 	}
 
+	if (SECTIONS.includes('loopback')) {
+		progress(`sandbox: start-up and keyset pages at ${SCALE_SIZES.map((size) => num(size)).join(' and ')} deals`);
+		sandboxScale = await runJob<SandboxScaleSample[]>({ kind: 'sandboxScale', sizes: SCALE_SIZES, runs: SCALE_RUNS, pages: SCALE_PAGES });
+	}
+
 	const latency = SECTIONS.includes('latency') ? await sectionLatency() : undefined;
 
 	const rows: Row[] = SECTIONS.includes('loopback') ? [...getManyRows(getMany), ...flattenRows(flatten)] : [];
@@ -647,6 +676,7 @@ async function main(): Promise<void> {
 	if (writes) rows.push(...writeRows(writes));
 	if (triggerBurst.length > 0) rows.push(...triggerBurstRows(triggerBurst));
 	if (latency) rows.push(...latencyRows(latency));
+	if (sandboxScale.length > 0) rows.push(...sandboxScaleRows(sandboxScale));
 
 	const heading = [
 		`Loan CRM nodes benchmark — ${meta.date.slice(0, 10)}`,
@@ -680,7 +710,7 @@ async function main(): Promise<void> {
 		for (const problem of problems) console.log(`- ${problem}`);
 	}
 
-	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes, triggerBurst, latency };
+	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes, triggerBurst, latency, sandboxScale };
 	writeFileSync(OUT, `${JSON.stringify(results, null, '\t')}\n`);
 	progress(`results written to ${OUT} (${((Date.now() - startedAt) / 1000).toFixed(0)} s in all)`);
 	if (problems.length > 0) process.exitCode = 1;

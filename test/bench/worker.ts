@@ -22,6 +22,7 @@ export type Job =
 	| { kind: 'floorWrites'; sandbox: SandboxInfo; items: number; runs: number; warmups: number }
 	| { kind: 'flatten'; sandbox: SandboxInfo; sizes: number[]; include: string; samples: number; sampleMs: number }
 	| { kind: 'triggerBurst'; sandbox: SandboxInfo; changes: number; runs: number }
+	| { kind: 'sandboxScale'; sizes: [number, number]; runs: number; pages: number }
 
 	| { kind: 'latencyReturnAll'; sandbox: SandboxInfo; client: LatencyClient }
 	| { kind: 'latencyItems'; sandbox: SandboxInfo; operation: ItemOperation; items: number; client: LatencyClient };
@@ -118,6 +119,10 @@ async function run(job: Job): Promise<unknown> {
 		case 'triggerBurst': {
 			const trigger = await import('./trigger-burst');
 			return await trigger.triggerBurst(job.sandbox, job.changes, job.runs);
+		}
+		case 'sandboxScale': {
+			const scale = await import('./sandbox-scale');
+			return await scale.sandboxScale(job.sizes, job.runs, job.pages);
 		}
 	}
 }

@@ -111,6 +111,7 @@ describe('answers an agent can afford', () => {
 		const deals = answers[0].answer as unknown as IDataObject[];
 		const settled = env.sandbox.data.list('deals').filter((deal) => deal.attributes.dealStatus === 'Settled');
 		expect(deals.map((deal) => deal.id)).toEqual(settled.slice(0, 10).map((deal) => deal.id));
+		expect(deals).toHaveLength(10);
 		expect(deals.every((deal) => deal.dealStatus === 'Settled' && deal.type === 'deals')).toBe(true);
 		expect(deals.flatMap((deal) => emptyMembers(deal))).toEqual([]);
 	});

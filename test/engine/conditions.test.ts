@@ -60,6 +60,7 @@ describe('Conditions: values picked from a list', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(env.sandbox.apiRequests()[0].query.filter).toBe("equals(hasMarketingConsent,'true')");
+		expect(jsonOf(result).length).toBeGreaterThan(0);
 		expect(jsonOf(result).every((item) => item.hasMarketingConsent === true)).toBe(true);
 	});
 
@@ -139,6 +140,8 @@ describe('Conditions: values picked from a list', () => {
 		const [request] = env.sandbox.apiRequests();
 		expect(decodedQuery(request.rawQuery)).toContain(`filter=and(equals(adviser.id,'${adviser}'),any(dealStatus,'Settled','Lodged'))`);
 		const items = (result?.[0] ?? []).map((item) => item.json);
+		// Fetch Test Event: the newest matching record.
+		expect(items).toHaveLength(1);
 		for (const item of items) expect(['Settled', 'Lodged']).toContain(item.dealStatus);
 	});
 

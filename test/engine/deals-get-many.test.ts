@@ -69,6 +69,7 @@ describe('Deals → Get Many', () => {
 		expect(result.error).toBeUndefined();
 		const items = jsonOf(result);
 		const settled = env.sandbox.data.list('deals').filter((deal) => deal.attributes.dealStatus === 'Settled');
+		expect(settled.length).toBeGreaterThan(0);
 		expect(items).toHaveLength(settled.length);
 		expect(items.every((item) => item.dealStatus === 'Settled')).toBe(true);
 		const amounts = items.map((item) => item.totalLoanAmount as number);

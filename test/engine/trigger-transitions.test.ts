@@ -236,8 +236,12 @@ describe("the service's clock", () => {
 			store.add('loanCrmOAuth2Api', sandboxCredential(sandbox));
 			const state: IDataObject = {};
 			const [deal] = sandbox.data.list('deals');
+			const before = Date.now();
 			await poll({ event: 'dealUpdated' }, state, { store });
-			expect(Math.abs(Date.parse(state.since as string) - (Date.now() - 300_000))).toBeLessThan(2000);
+			const after = Date.now();
+			// The service's clock (whole seconds, 5 minutes behind) at the poll, not n8n's.
+			expect(Date.parse(state.since as string)).toBeGreaterThanOrEqual(Math.floor((before - 300_000) / 1000) * 1000);
+			expect(Date.parse(state.since as string)).toBeLessThanOrEqual(after - 300_000);
 			// The next whole second of the service's clock, so the change is stamped after activation.
 			await new Promise((resolve) => setTimeout(resolve, 1000));
 			sandbox.data.updateDeal(deal.id, { name: 'Changed after activation' });

@@ -34,6 +34,7 @@ describe('node registry', () => {
 		expect(types.has(NOOP_TYPE)).toBe(true);
 		expect(types.has(`${HARNESS_PACKAGE}.loanCrmTestRequest`)).toBe(true);
 		const pkg = readPackageJson();
+		expect(pkg.n8n?.nodes).toHaveLength(5);
 		for (const distPath of pkg.n8n?.nodes ?? []) {
 			const source = sourcePathFor(distPath);
 			const known = types.getKnownTypes() as Record<string, { sourcePath: string }>;
@@ -52,12 +53,17 @@ describe('node registry', () => {
 	});
 
 	it("post-processes source nodes like n8n-core's loader (poll times on polling nodes)", () => {
+		let polling = 0;
 		for (const { type } of loadPackageSource().nodes) {
 			const descriptions = 'nodeVersions' in type ? Object.values(type.nodeVersions).map((v) => v.description) : [type.description];
 			for (const description of descriptions) {
-				if (description.polling) expect(description.properties[0].name).toBe('pollTimes');
+				if (!description.polling) continue;
+				polling += 1;
+				expect(description.properties[0].name).toBe('pollTimes');
 			}
 		}
+		// The trigger.
+		expect(polling).toBe(1);
 		const poll = nodeTypes().getByNameAndVersion(`${HARNESS_PACKAGE}.harnessPollTrigger`);
 		expect(poll.description.properties[0].name).toBe('pollTimes');
 	});

@@ -39,6 +39,8 @@ describe('sandbox data', () => {
 		expect(new Set(deals.map((d) => d.attributes.dealStatus))).toEqual(new Set(SYSTEM_STATUS));
 		expect(deals.every((d) => (DEAL_TYPE as readonly string[]).includes(d.attributes.dealType ?? ''))).toBe(true);
 		const tasks = sb.data.list('tasks');
+		expect(tasks.length).toBeGreaterThan(0);
+		expect(sb.data.list('contacts').length).toBeGreaterThan(0);
 		expect(tasks.every((t) => (TASK_PROGRESS as readonly string[]).includes(t.attributes.progress as string))).toBe(true);
 		expect(tasks.every((t) => (TASK_PRIORITY as readonly string[]).includes(t.attributes.priority as string))).toBe(true);
 		expect(tasks.every((t) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/.test(t.attributes.dueDate as string))).toBe(true);
@@ -46,6 +48,7 @@ describe('sandbox data', () => {
 	});
 
 	it('gives deals consistent dates, opportunity and splits', () => {
+		expect(sb.data.list('deals').length).toBeGreaterThan(0);
 		for (const deal of sb.data.list('deals')) {
 			const a = deal.attributes;
 			expect(Object.keys(a.dates).sort()).toEqual(
@@ -146,34 +149,30 @@ describe('sandbox data', () => {
 	});
 });
 
+// How fast it starts and serves a keyset page at this size (against 1,000 deals) is a ratio in
+// `npm run bench` (section 8), not a bound here.
 describe('sandbox at 100 000 deals', () => {
 	let sb: Sandbox;
 	let api: Api;
-	let startMs = 0;
 
 	beforeAll(async () => {
-		const started = Date.now();
 		sb = await startSandbox({ sizes: { deals: 100_000 } });
-		startMs = Date.now() - started;
 		api = await Api.connect(sb);
 	});
 	afterAll(() => sb.close());
 
-	it('starts in well under 3 seconds', () => {
+	it('holds 100,000 deals', () => {
 		expect(sb.data.count('deals')).toBe(100_000);
-		expect(startMs).toBeLessThan(3000);
 	});
 
-	it('serves keyset pages without scanning', async () => {
+	it('serves keyset pages from deep in the ids, and the last short page', async () => {
 		let last = '60000';
-		const started = Date.now();
 		for (let i = 0; i < 20; i++) {
 			const reply = await api.get(`/jsonapi/deals?sort=id&filter=greaterThan(id,'${last}')`);
 			expect(reply.json.data).toHaveLength(100);
 			expect(Number(reply.json.data[0].id)).toBe(Number(last) + 1);
 			last = reply.json.data[99].id;
 		}
-		expect((Date.now() - started) / 20).toBeLessThan(60);
 		const tail = await api.get("/jsonapi/deals?sort=id&filter=greaterThan(id,'109950')");
 		expect(tail.json.data).toHaveLength(50);
 		expect(tail.json.data[49].id).toBe('110000');

@@ -83,6 +83,7 @@ describe('sandbox writes', () => {
 			);
 			expect(reply.status).toBe(422);
 			const list = errors(reply);
+			expect(list.length).toBeGreaterThan(0);
 			expect(list.every((e) => e.title === 'Input validation failed.' && e.status === '422')).toBe(true);
 			expect(list.map((e) => e.source?.pointer)).toEqual([
 				'/data/attributes/interestRate',
