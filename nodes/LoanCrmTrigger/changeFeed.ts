@@ -19,6 +19,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Document } from '../shared/service/jsonapi';
 import { flatten } from '../shared/service/jsonapi';
+import type { PaginateOptions } from '../shared/paging/pagination';
 import { paginate } from '../shared/paging/pagination';
 import { combineFilters, quoteLiteral } from '../shared/input/query';
 import type { RequestContext } from '../shared/requests/runContext';
@@ -107,6 +108,33 @@ export function windowStart(cursor: FeedCursor, windowMs: number): number {
 	return Math.max(since - windowMs, horizon);
 }
 
+/**
+ * Every record of a query, flattened, one by one, with the service's clock at the first answer:
+ * later pages are read later, so it is the earliest instant of the read.
+ */
+export async function readRecords(
+	context: RequestContext,
+	path: string,
+	query: PaginateOptions['query'],
+	onRecord: (item: IDataObject) => void,
+): Promise<{ serviceNowMs: number | undefined; requests: number }> {
+	let serviceNowMs: number | undefined;
+	let requests = 0;
+	await paginate.call(context, {
+		path,
+		query,
+		supportsFilter: true,
+		onResponse: (response) => {
+			requests += 1;
+			if (requests === 1) serviceNowMs = serviceClockOf(response);
+		},
+		onPage: (document: Document) => {
+			for (const item of flatten(document)) onRecord(item);
+		},
+	});
+	return { serviceNowMs, requests };
+}
+
 /** Every record matching the user's filter stamped at or after `fromMs`, oldest change first. */
 export async function readChanges(
 	context: RequestContext,
@@ -115,23 +143,10 @@ export async function readChanges(
 	extraFilter?: string,
 ): Promise<ChangeRead> {
 	const records: ChangeRead['records'] = [];
-	let serviceNowMs: number | undefined;
-	let requests = 0;
-	await paginate.call(context, {
-		path: query.path,
-		query: { filter: combineFilters([`greaterOrEqual(${query.field},${quoteLiteral(iso(fromMs))})`, extraFilter, query.filter]) },
-		supportsFilter: true,
-		onResponse: (response) => {
-			requests += 1;
-			// The first answer's clock: later pages are read later, so it is the earliest instant.
-			if (requests === 1) serviceNowMs = serviceClockOf(response);
-		},
-		onPage: (document: Document) => {
-			for (const item of flatten(document)) {
-				const at = timestampOf(item, query.field);
-				if (at !== undefined) records.push({ item, at });
-			}
-		},
+	const filter = combineFilters([`greaterOrEqual(${query.field},${quoteLiteral(iso(fromMs))})`, extraFilter, query.filter]);
+	const { serviceNowMs, requests } = await readRecords(context, query.path, { filter }, (item) => {
+		const at = timestampOf(item, query.field);
+		if (at !== undefined) records.push({ item, at });
 	});
 	records.sort((a, b) => a.at - b.at || Number(a.item.id) - Number(b.item.id));
 	return { records, serviceNowMs, requests };

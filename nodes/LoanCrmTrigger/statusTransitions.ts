@@ -27,13 +27,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ChangeRead, FeedCursor, FeedQuery } from './changeFeed';
-import { nextSince, readChanges, serviceClockOf, timestampOf, windowStart } from './changeFeed';
-import type { Document } from '../shared/service/jsonapi';
-import { flatten } from '../shared/service/jsonapi';
-import { MAX_PAGE_SIZE, paginate } from '../shared/paging/pagination';
 import { anyOf, combineFilters, quoteLiteral } from '../shared/input/query';
+import { MAX_PAGE_SIZE } from '../shared/paging/pagination';
 import type { RequestContext } from '../shared/requests/runContext';
+import type { ChangeRead, FeedCursor, FeedQuery } from './changeFeed';
+import { nextSince, readChanges, readRecords, timestampOf, windowStart } from './changeFeed';
 
 /** Most deals whose status the trigger remembers (about 0.5 MB of static data at the cap). */
 export const MAX_REMEMBERED_DEALS = 50_000;
@@ -137,26 +135,11 @@ async function baseline(
 ): Promise<{ state: TransitionState; forgotten: number }> {
 	const watched = watchedStatuses(selection);
 	const rows: Array<{ id: number; status: string; at: number }> = [];
-	let serviceNowMs: number | undefined;
-	let responses = 0;
-	await paginate.call(context, {
-		path: query.path,
-		query: {
-			filter: statusFilter(query.statusField, watched),
-			fields: { [query.type]: `${query.statusField},${query.field}` },
-		},
-		supportsFilter: true,
-		onResponse: (response) => {
-			responses += 1;
-			if (responses === 1) serviceNowMs = serviceClockOf(response);
-		},
-		onPage: (document: Document) => {
-			for (const item of flatten(document)) {
-				const status = item[query.statusField];
-				const at = timestampOf(item, query.field);
-				if (typeof status === 'string' && at !== undefined) rows.push({ id: Number(item.id), status, at });
-			}
-		},
+	const fields = { [query.type]: `${query.statusField},${query.field}` };
+	const { serviceNowMs } = await readRecords(context, query.path, { filter: statusFilter(query.statusField, watched), fields }, (item) => {
+		const status = item[query.statusField];
+		const at = timestampOf(item, query.field);
+		if (typeof status === 'string' && at !== undefined) rows.push({ id: Number(item.id), status, at });
 	});
 	const start = serviceNowMs ?? rows.reduce((newest, row) => Math.max(newest, row.at), -Infinity);
 	const startMs = Number.isFinite(start) ? start : nowMs;
@@ -177,14 +160,9 @@ async function matchingFilter(context: RequestContext, query: TransitionQuery, i
 	const matching = new Set<string>();
 	for (let start = 0; start < ids.length; start += MAX_PAGE_SIZE) {
 		const chunk = ids.slice(start, start + MAX_PAGE_SIZE);
-		await paginate.call(context, {
-			path: query.path,
-			query: { filter: combineFilters([anyOf('id', chunk), query.filter]), fields: { [query.type]: query.field } },
-			supportsFilter: true,
-			onPage: (document: Document) => {
-				for (const item of flatten(document)) matching.add(String(item.id));
-			},
-		});
+		await readRecords(context, query.path, { filter: combineFilters([anyOf('id', chunk), query.filter]), fields: { [query.type]: query.field } }, (item) =>
+			matching.add(String(item.id)),
+		);
 	}
 	return matching;
 }

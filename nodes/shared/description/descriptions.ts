@@ -131,19 +131,22 @@ const INCLUDE_OPTION: INodeProperties = {
 	description: 'Comma-separated related records to embed in each result, dots for deeper levels',
 };
 
+/** An operation's Options collection, its entries in alphabetical order. */
+function optionsCollection(spec: OperationSpec, options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: showFor(spec),
+		options: byDisplayName<INodeProperties>(options),
+	};
+}
+
 /** Get by ID: the record's related records and a sparse fieldset, as on Get Many. */
 function getByIdProperties(spec: OperationSpec): INodeProperties[] {
-	return [
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: showFor(spec),
-			options: byDisplayName<INodeProperties>([fieldsOption(RESOURCE_TYPES[spec.type].label), INCLUDE_OPTION]),
-		},
-	];
+	return [optionsCollection(spec, [fieldsOption(RESOURCE_TYPES[spec.type].label), INCLUDE_OPTION])];
 }
 
 /** Return All and Limit of a collection read, and for searchable collections the query Options. */
@@ -176,38 +179,30 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 	if (spec.shape === 'getRelatedMany') return paging;
 	return [
 		...paging,
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: showFor(spec),
-			options: byDisplayName<INodeProperties>([
-				conditionsProperty(spec.type, {
-					name: 'conditions',
-					description: `Only ${label} records matching all these conditions. Combined with Filter when both are set.`,
-				}),
-				fieldsOption(label),
-				{
-					displayName: 'Filter',
-					name: 'filter',
-					type: 'string',
-					default: '',
-					placeholder: "and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01'))",
-					description: "Filter expression in the service's syntax: equals, lessThan, greaterOrEqual, contains, startsWith, any, not, and, or. Every value in single quotes; double a quote inside a value ('O''Connor').",
-				},
-				INCLUDE_OPTION,
-				{
-					displayName: 'Sort',
-					name: 'sort',
-					type: 'string',
-					default: '',
-					placeholder: '-updated,lastName',
-					description: 'Comma-separated fields to sort by; prefix a field with - for descending. Default is by ID ascending, which also pages most cheaply.',
-				},
-			]),
-		},
+		optionsCollection(spec, [
+			conditionsProperty(spec.type, {
+				name: 'conditions',
+				description: `Only ${label} records matching all these conditions. Combined with Filter when both are set.`,
+			}),
+			fieldsOption(label),
+			{
+				displayName: 'Filter',
+				name: 'filter',
+				type: 'string',
+				default: '',
+				placeholder: "and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01'))",
+				description: "Filter expression in the service's syntax: equals, lessThan, greaterOrEqual, contains, startsWith, any, not, and, or. Every value in single quotes; double a quote inside a value ('O''Connor').",
+			},
+			INCLUDE_OPTION,
+			{
+				displayName: 'Sort',
+				name: 'sort',
+				type: 'string',
+				default: '',
+				placeholder: '-updated,lastName',
+				description: 'Comma-separated fields to sort by; prefix a field with - for descending. Default is by ID ascending, which also pages most cheaply.',
+			},
+		]),
 	];
 }
 
