@@ -8,7 +8,7 @@ import type { OperationSpec } from '../service/catalogue';
 import { displayNameOf, idTypeOf } from '../service/catalogue';
 import { MAX_ID } from '../input/values';
 
-/** The list-search methods every action node offers (nodes/shared/methods/listSearch.ts). */
+/** The list-search methods every action node offers (execution/methods/listSearch.ts). */
 export type ListSearchMethod = 'searchDeals' | 'searchContacts';
 
 interface LocatorSpec {

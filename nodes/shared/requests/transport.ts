@@ -1,6 +1,19 @@
 /**
- * The one function every Loan CRM request goes through: URL, media types, UserId, authentication
- * through n8n's credential helpers, retries and error mapping.
+ * The one function every Loan CRM request goes through (`apiRequest`): URL, media types, UserId,
+ * authentication through n8n's credential helpers, retries, and the error for a failure (built by
+ * errors/factory.ts with the hints the request asks for).
+ *
+ * What is repeated, exactly:
+ * - 401: once, after one new token, whatever the method (the service refused the request before
+ *   doing anything). A second 401 fails the run's later requests at once (runContext.ts).
+ * - 429: after `retry-after` (2 s without one), up to 4 attempts in all, whatever the method, writes
+ *   included: a 429 means the service did not process the request. The wait holds for every
+ *   request of the run. A `retry-after` above 60 s fails at once.
+ * - 502, 503, 504 and a dropped or timed-out connection: GET only, up to 4 attempts (0.3, 1, 2.5 s
+ *   apart). A write is never repeated after such an uncertain failure: it may have been applied,
+ *   and its error says to check the record.
+ * - Nothing else (400, 403, 404, 409, 422, 500, a refused connection, …).
+ * The numbers are RETRY_POLICY (policy.ts).
  */
 import type { IAdditionalCredentialOptions, ICredentialsDecrypted, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -168,8 +181,8 @@ async function withoutStoredToken(context: RequestContext): Promise<ICredentials
 }
 
 /**
- * Sends one API request. 401 is left to n8n's credential machinery (one new token, one retry);
- * 429 waits for `retry-after`; 502/503/504 and dropped connections are retried only for GET.
+ * Sends one API request, after the run's first exchange has its answer (runContext.ts), with the
+ * repeats described at the top of this file.
  */
 export async function apiRequest(this: RequestContext, request: ApiRequest): Promise<ApiResponse> {
 	const run = runContextOf(this);

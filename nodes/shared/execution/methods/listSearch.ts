@@ -1,5 +1,5 @@
 /**
- * The From List searches of the resource locators (nodes/shared/locators.ts), shared by every
+ * The From List searches of the resource locators (description/locators.ts), shared by every
  * action node. Each call is one small, cheap request: a page of LIST_PAGE_SIZE, only the
  * attributes the label needs, newest first and paged by id (`lessThan(id,…)`), which the service
  * charges least for.
