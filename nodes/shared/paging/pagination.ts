@@ -5,8 +5,9 @@
  * links from the host it saw, which behind a proxy can be an internal address. `links.next` only
  * says "there is more".
  *
- * In id order with Requests in Parallel > 1, the id space is paged in ranges at once (see
- * `parallelKeyset`): over a real network nearly all of a long read is waiting for answers.
+ * In id order with Requests in Parallel > 1, the id space is paged in ranges at once
+ * (parallelKeyset.ts, planned by keyRanges.ts; this file turns its keys into requests): over a real
+ * network nearly all of a long read is waiting for answers.
  */
 import type { IHttpRequestMethods, NodeApiError } from 'n8n-workflow';
 
