@@ -5,9 +5,12 @@
  * and the transport's rules on the search and the create. Run in n8n-core's engine against the
  * sandbox; every test asserts the requests the sandbox received and the items n8n produced.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { readFileSync } from 'fs';
+import { join, resolve } from 'path';
 
-import { CredentialStore, runNode, sandboxCredential } from '../../harness';
+import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
+
+import { CredentialStore, START_NODE_TYPE, runNode, runWorkflow, sandboxCredential } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
@@ -310,5 +313,43 @@ describe('Deal External Reference → Create, If Already Exists', () => {
 		const other = await env.run('loanCrmDeals', createReference('returnExisting', 'XYZ999', ids().dealWithNotes, ids().integration));
 		expect(requestLines()).toEqual([referenceSearch(ids().dealWithNotes, ids().integration, 'XYZ999'), 'POST /jsonapi/deal-external-references']);
 		expect(other.error?.message).toMatch(/conflict \(409\)/);
+	});
+});
+
+describe('examples/web-form-to-contact.json, the same form sent twice', () => {
+	it('the second submission returns the first contact and reference: the service holds one of each', async () => {
+		const saved = JSON.parse(readFileSync(join(resolve(__dirname, '..', '..'), 'examples', 'web-form-to-contact.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
+		const submit = async (submission: IDataObject) => {
+			const nodes = saved.nodes
+				.filter((node) => node.type !== 'n8n-nodes-base.stickyNote')
+				.map((node): INode => {
+					// The form trigger becomes the harness's start node under its name; the integration ID
+					// placeholder one the sandbox knows. The Loan CRM nodes are the example's own.
+					if (node.name === 'On form submission') return { ...node, type: START_NODE_TYPE, typeVersion: 1, parameters: { items: JSON.stringify([submission]) } };
+					if (node.name === 'Record the form on the deal') return { ...node, parameters: { ...node.parameters, integrationId: ids().otherIntegration } };
+					return node;
+				});
+			return await runWorkflow({ nodes, connections: saved.connections }, { credentials: env.store, startNode: 'On form submission' });
+		};
+		const form = { 'First name': 'Aroha', 'Last name': 'Ngata', Email: 'aroha.ngata@example.com', Mobile: '0412 345 678', 'Deal number': Number(ids().dealWithoutNotes), 'I agree to receive marketing messages': 'Yes' };
+		const first = await submit(form);
+		expect(first.error).toBeUndefined();
+		const [contact] = first.output('Create contact').map((item) => item.json);
+		const [reference] = first.output('Record the form on the deal').map((item) => item.json);
+		expect([contact.outcome, reference.outcome]).toEqual(['created', 'created']);
+		expect(reference.externalReference).toBe(`WEBFORM-${String(contact.id)}`);
+
+		env.sandbox.clearLog();
+		const second = await submit({ ...form, 'First name': 'Aroha ', Email: ' Aroha.Ngata@Example.com' });
+		expect(second.error).toBeUndefined();
+		expect(second.output('Create contact').map((item) => item.json)).toEqual([{ ...contact, outcome: 'found', matchCount: 1 }]);
+		expect(second.output('Record the form on the deal').map((item) => item.json)).toEqual([{ ...reference, outcome: 'found', matchCount: 1 }]);
+		// Two searches, nothing written.
+		expect(env.sandbox.apiRequests().map((request) => `${request.method} ${request.path}`)).toEqual(['GET /jsonapi/contacts', 'GET /jsonapi/deal-external-references']);
+		expect(contactsWithEmail('aroha.ngata@example.com')).toEqual([contact.id]);
+		const references = env.sandbox.data
+			.list('deal-external-references')
+			.filter((record) => (record.relationships.deal as { id: string } | null)?.id === ids().dealWithoutNotes);
+		expect(references.map((record) => [record.id, record.attributes.externalReference])).toEqual([[reference.id, `WEBFORM-${String(contact.id)}`]]);
 	});
 });
