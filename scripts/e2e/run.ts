@@ -12,7 +12,8 @@
  *   5. n8n execute --id … --rawOutput: every operation of the four action nodes; token reuse and
  *      renewal after a 401 across executions; a failing request without Continue On Fail
  *   6. n8n start with the trigger workflows published: polls, emits each change once; Deal Status
- *      Changed emits each move into Settled once and no edit
+ *      Changed emits each move into Settled once and no edit; on one version, the web-form example's
+ *      form sent twice (web-form.ts)
  *
  * Options (environment): LOAN_CRM_E2E_CACHE (install cache), LOAN_CRM_E2E_KEEP=1 (keep the user
  * folder for inspection), LOAN_CRM_E2E_SKIP_BUILD=1 (use the current dist/), LOAN_CRM_E2E_SKIP_TRIGGER=1,
@@ -58,6 +59,7 @@ import {
 	triggerWorkflow,
 } from './workflows';
 import { checkCredentialEdit } from './credential-edit';
+import { WEB_FORM_N8N_VERSION, checkWebFormTwice, prepareWebForm } from './web-form';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 
 const timings = new Timings();
@@ -385,6 +387,10 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			await timings.step('n8n publish:workflow (MCP Server Trigger)', () => n8n.publish(MCP_WORKFLOW_ID));
 			const errorScenario = await timings.step('error workflow: import, publish its failing webhook workflow', () => prepareErrorWorkflows(n8n, credential));
 			await timings.step('n8n publish:workflow (Deal Status Changed)', () => n8n.publish(WORKFLOW_IDS.transition));
+			const webForm =
+				N8N_VERSION === WEB_FORM_N8N_VERSION
+					? await timings.step('web form example: import, publish', () => prepareWebForm(n8n, sandbox, credential))
+					: undefined;
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start(port));
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
@@ -392,6 +398,13 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			const transitionBaseline = sandbox.apiRequests().find((request) => isTransitionPoll(request) && request.query['fields[deals]'] === 'dealStatus,updated');
 			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
 			await timings.step('trigger: Deal Status Changed over several polls', () => checkTransitions(n8n, sandbox, transitionSink.received, transitionBaseline));
+			if (webForm) {
+				const webFormProblems = await timings.step('web form example: the form sent twice', () => checkWebFormTwice(port, sandbox, webForm));
+				webForm.sink.close();
+				record('examples/web-form-to-contact.json, its form sent twice: one contact and one reference (the second run finds both)', webFormProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
+			} else {
+				console.log(`  SKIP    examples/web-form-to-contact.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
+			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
 			console.log('\nAI agents (MCP Server Trigger, MCP client)');
 			await timings.step('mcp: tools/list and tools/call', () => checkMcp(port, sandbox, record));
