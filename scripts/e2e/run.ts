@@ -59,7 +59,8 @@ import {
 	triggerWorkflow,
 } from './workflows';
 import { checkCredentialEdit } from './credential-edit';
-import { WEB_FORM_N8N_VERSION, checkWebFormTwice, prepareWebForm } from './web-form';
+import type { WebFormScenario } from './web-form';
+import { WEB_FORM_N8N_VERSION, WEB_FORM_WORKFLOW_ID, checkWebFormTwice, webFormScenario } from './web-form';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 
 const timings = new Timings();
@@ -246,6 +247,8 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	const sandbox = await timings.step('sandbox', () => startSandbox({}));
 	const sink = await startSink();
 	const transitionSink = await startSink();
+	// examples/web-form-to-contact.json sent twice, on one version only (web-form.ts).
+	let webForm: WebFormScenario | undefined;
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
 	// Durable poll cursors exist from n8n 2.36 on: the matrix runs the newest 2.x with them and 2.30
@@ -261,6 +264,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	try {
 		await timings.step('install the package into the user folder', () => installPackage(n8n.userFolder, pack));
 		const credential: CredentialRef = { id: CREDENTIAL_ID, name: 'Loan CRM sandbox' };
+		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webForm = await webFormScenario(sandbox, credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
 		const ids = sandbox.data.ids;
 		const cases = contractCases(sandbox);
@@ -284,6 +288,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			triggerWorkflow(sink.url, credential),
 			mcpWorkflow(credential),
 			transitionWorkflow(transitionSink.url, credential),
+			...(webForm ? [webForm.workflow] : []),
 		];
 		const importDir = join(workDir, 'import');
 		mkdirSync(importDir);
@@ -387,10 +392,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			await timings.step('n8n publish:workflow (MCP Server Trigger)', () => n8n.publish(MCP_WORKFLOW_ID));
 			const errorScenario = await timings.step('error workflow: import, publish its failing webhook workflow', () => prepareErrorWorkflows(n8n, credential));
 			await timings.step('n8n publish:workflow (Deal Status Changed)', () => n8n.publish(WORKFLOW_IDS.transition));
-			const webForm =
-				N8N_VERSION === WEB_FORM_N8N_VERSION
-					? await timings.step('web form example: import, publish', () => prepareWebForm(n8n, sandbox, credential))
-					: undefined;
+			if (webForm) await timings.step('n8n publish:workflow (web form example)', () => n8n.publish(WEB_FORM_WORKFLOW_ID));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start(port));
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
@@ -398,9 +400,9 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			const transitionBaseline = sandbox.apiRequests().find((request) => isTransitionPoll(request) && request.query['fields[deals]'] === 'dealStatus,updated');
 			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
 			await timings.step('trigger: Deal Status Changed over several polls', () => checkTransitions(n8n, sandbox, transitionSink.received, transitionBaseline));
-			if (webForm) {
-				const webFormProblems = await timings.step('web form example: the form sent twice', () => checkWebFormTwice(port, sandbox, webForm));
-				webForm.sink.close();
+			const webFormRun = webForm;
+			if (webFormRun) {
+				const webFormProblems = await timings.step('web form example: the form sent twice', () => checkWebFormTwice(port, sandbox, webFormRun));
 				record('examples/web-form-to-contact.json, its form sent twice: one contact and one reference (the second run finds both)', webFormProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
 			} else {
 				console.log(`  SKIP    examples/web-form-to-contact.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
@@ -430,6 +432,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		await sandbox.close();
 		sink.server.close();
 		transitionSink.server.close();
+		webForm?.sink.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
 		else {

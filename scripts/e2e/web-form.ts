@@ -21,19 +21,21 @@ import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { PACKAGE } from './cases';
 import { N8N_VERSION } from './install';
-import type { N8nInstance } from './n8n';
 import { REPO_ROOT, startSink } from './n8n';
 import type { CredentialRef, WorkflowFile } from './workflows';
 
 /** The version whose single-process leg runs this scenario. */
 export const WEB_FORM_N8N_VERSION = N8N_VERSION;
 
-const WORKFLOW_ID = 'lcE2eWebFormTwic';
 const FORM = 'On form submission';
 const CONTACT = 'Create contact';
 const REFERENCE = 'Record the form on the deal';
 
+export const WEB_FORM_WORKFLOW_ID = 'lcE2eWebFormTwic';
+
 export interface WebFormScenario {
+	/** Imported with the run's other workflows, published before `n8n start`. */
+	workflow: WorkflowFile;
 	sink: Server;
 	received: IDataObject[];
 	webhookId: string;
@@ -64,16 +66,14 @@ function workflow(sinkUrl: string, credential: CredentialRef, integrationId: str
 		},
 	};
 	const connections: IConnections = { ...example.connections, [REFERENCE]: { main: [[{ node: report.name, type: 'main', index: 0 }]] } };
-	return { id: WORKFLOW_ID, name: `E2E: ${example.name}`, nodes: [...nodes, report], connections, active: false, settings: { executionOrder: 'v1' } };
+	return { id: WEB_FORM_WORKFLOW_ID, name: `E2E: ${example.name}`, nodes: [...nodes, report], connections, active: false, settings: { executionOrder: 'v1' } };
 }
 
-/** Before `n8n start`: the sink, the example's workflow imported and published. */
-export async function prepareWebForm(n8n: N8nInstance, sandbox: Sandbox, credential: CredentialRef): Promise<WebFormScenario> {
+/** The sink and the workflow (the example's, ready to run on the sandbox). */
+export async function webFormScenario(sandbox: Sandbox, credential: CredentialRef): Promise<WebFormScenario> {
 	const { server: sink, url, received } = await startSink('/loan-crm-web-form');
 	const webhookId = randomUUID();
-	await n8n.importWorkflows([workflow(url, credential, sandbox.data.ids.otherIntegration, webhookId)], 'web-form.json');
-	await n8n.publish(WORKFLOW_ID);
-	return { sink, received, webhookId, dealId: sandbox.data.ids.dealWithoutNotes };
+	return { workflow: workflow(url, credential, sandbox.data.ids.otherIntegration, webhookId), sink, received, webhookId, dealId: sandbox.data.ids.dealWithoutNotes };
 }
 
 async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
