@@ -73,7 +73,7 @@ export function takeMatch(spec: OperationSpec, values: WriteValues): MatchTerm[]
 	return complete ? terms : undefined;
 }
 
-/** Equal for two items exactly when the service would find one's record by the other's match. */
+/** Equal for two items whose matches the service finds each other by: text with case folded, ids as they are. */
 export function matchKey(terms: readonly MatchTerm[]): string {
 	return JSON.stringify(terms.map((term) => (term.field.kind === 'attribute' ? term.value.toLowerCase() : term.value)));
 }
