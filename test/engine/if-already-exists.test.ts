@@ -22,7 +22,7 @@ afterEach(() => {
 	env.sandbox.data.reset();
 });
 
-const createContact = (ifAlreadyExists: string | undefined, additionalFields: IDataObject, extra: INodeParameters = {}): INodeParameters => ({
+const createContact = (ifAlreadyExists: string | undefined, additionalFields: INodeParameters, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'contact',
 	operation: 'create',
 	...(ifAlreadyExists === undefined ? {} : { ifAlreadyExists }),
