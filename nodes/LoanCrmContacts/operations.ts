@@ -48,6 +48,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		shape: 'create',
 		path: '/contacts',
 		type: 'contacts',
+		matchExistingBy: ['email'],
 	},
 	{
 		resource: 'contactExternalReference',

@@ -124,6 +124,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		type: 'deal-external-references',
 		required: ['externalReference', 'integration', 'deal'],
 		optional: [],
+		matchExistingBy: ['deal', 'integration', 'externalReference'],
 	},
 	{
 		resource: 'dealNote',

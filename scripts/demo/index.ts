@@ -4,7 +4,8 @@
  * internet, nothing beyond `npm ci`.
  *
  *   1. Deals settled this month → one line per deal
- *   2. Web form → contact + external reference (the Loan CRM part of examples/web-form-to-contact.json)
+ *   2. Web form → contact + external reference (the Loan CRM part of examples/web-form-to-contact.json),
+ *      then the same form sent again: If Already Exists → Return Existing finds the first contact
  *   3. Update a task's progress
  */
 import './env';
@@ -117,7 +118,8 @@ async function webFormToContact(sandbox: Sandbox, store: CredentialStore): Promi
 	heading(
 		'2. Web form → contact + external reference',
 		`examples/web-form-to-contact.json with its Form Trigger replaced by two submissions: Loan CRM Contacts › Contact › Create,\n` +
-			`then Loan CRM Deals › Deal External Reference › Create on the deal named in the form (Integration ID set to the sandbox's ${ids.otherIntegration}).`,
+			`then Loan CRM Deals › Deal External Reference › Create on the deal named in the form (Integration ID set to the sandbox's ${ids.otherIntegration}).\n` +
+			'Both nodes have If Already Exists → Return Existing: a contact with the same e-mail is returned, not created again.',
 	);
 	const submissions = [
 		{ 'First name': 'Aroha', 'Last name': 'Ngata', Email: ' Aroha.Ngata@Example.com ', Mobile: '+61 412 345 678', 'Deal number': Number(ids.dealWithNotes), 'I agree to receive marketing messages': 'Yes', submittedAt: new Date().toISOString(), formMode: 'production' },
@@ -126,30 +128,50 @@ async function webFormToContact(sandbox: Sandbox, store: CredentialStore): Promi
 	const nodes = example.nodes
 		.filter((node) => node.type.startsWith(`${PACKAGE}.`))
 		.map((node) => (node.parameters.resource === 'dealExternalReference' ? { ...node, parameters: { ...node.parameters, integrationId: ids.otherIntegration } } : node));
-	const result = await runWorkflow({ nodes: [start(form.name, submissions), ...nodes], connections: example.connections }, { credentials: store });
-	ensureRan(result, 'Web form → contact');
-	const contacts = json(result, 'Create contact');
-	printTable(contacts, {
-		'Contact ID': (c) => c.id,
-		'First name': (c) => c.firstName,
-		'Last name': (c) => c.lastName,
-		Email: (c) => c.email,
-		Mobile: (c) => c.mobile,
-		Marketing: (c) => (c.hasMarketingConsent ? 'yes' : 'no'),
-	});
-	const references = json(result, 'Record the form on the deal');
-	printTable(
-		references.map((reference, index) => ({ ...reference, dealNumber: submissions[index]?.['Deal number'] })),
-		{
-			'Reference ID': (r) => r.id,
-			'External reference': (r) => r.externalReference,
-			'Deal (from the form)': (r) => r.dealNumber,
-		},
-	);
-	const stored = references.map((reference) => sandbox.data.get('deal-external-references', String(reference.id)));
+	const submit = async (batch: IDataObject[]) => {
+		const result = await runWorkflow({ nodes: [start(form.name, batch), ...nodes], connections: example.connections }, { credentials: store });
+		ensureRan(result, 'Web form → contact');
+		const contacts = json(result, 'Create contact');
+		printTable(contacts, {
+			'Contact ID': (c) => c.id,
+			Outcome: (c) => c.outcome,
+			'First name': (c) => c.firstName,
+			'Last name': (c) => c.lastName,
+			Email: (c) => c.email,
+			Mobile: (c) => c.mobile,
+			Marketing: (c) => (c.hasMarketingConsent ? 'yes' : 'no'),
+		});
+		const references = json(result, 'Record the form on the deal');
+		printTable(
+			references.map((reference, index) => ({ ...reference, dealNumber: batch[index]?.['Deal number'] })),
+			{
+				'Reference ID': (r) => r.id,
+				Outcome: (r) => r.outcome,
+				'External reference': (r) => r.externalReference,
+				'Deal (from the form)': (r) => r.dealNumber,
+			},
+		);
+		return { contacts, references };
+	};
+	const first = await submit(submissions);
+	const stored = first.references.map((reference) => sandbox.data.get('deal-external-references', String(reference.id)));
 	console.log(
 		`  Stored in Loan CRM: ${stored.map((record) => `${String(record?.attributes.externalReference)} → deal ${String((record?.relationships.deal as { id?: string } | null)?.id)}`).join(', ')}`,
 	);
+
+	// Aroha sends the form again, her e-mail typed in another case.
+	const again = { ...submissions[0], Email: 'AROHA.NGATA@example.com', submittedAt: new Date().toISOString() };
+	console.log(`\n  The same form sent again by ${again['First name']} (${again.Email}):`);
+	const second = await submit([again]);
+	const [firstContact] = first.contacts;
+	const [secondContact] = second.contacts;
+	if (secondContact?.id !== firstContact?.id || secondContact?.outcome !== 'found') {
+		throw new Error(`the second submission gave contact ${String(secondContact?.id)} (${String(secondContact?.outcome)}), expected the first one, ${String(firstContact?.id)}, found`);
+	}
+	const email = String(firstContact.email).toLowerCase();
+	const sameEmail = sandbox.data.list('contacts').filter((contact) => String(contact.attributes.email ?? '').toLowerCase() === email);
+	const sameReference = sandbox.data.list('deal-external-references').filter((record) => record.attributes.externalReference === first.references[0]?.externalReference);
+	console.log(`  Returned the first contact (#${String(firstContact.id)}); Loan CRM holds ${sameEmail.length} contact with ${email} and ${sameReference.length} reference ${String(first.references[0]?.externalReference)}.`);
 }
 
 /** 3. Update a task's progress. */

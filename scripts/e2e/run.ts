@@ -12,7 +12,8 @@
  *   5. n8n execute --id … --rawOutput: every operation of the four action nodes; token reuse and
  *      renewal after a 401 across executions; a failing request without Continue On Fail
  *   6. n8n start with the trigger workflows published: polls, emits each change once; Deal Status
- *      Changed emits each move into Settled once and no edit
+ *      Changed emits each move into Settled once and no edit; on one version, the web-form example's
+ *      form sent twice (web-form.ts)
  *
  * Options (environment): LOAN_CRM_E2E_CACHE (install cache), LOAN_CRM_E2E_KEEP=1 (keep the user
  * folder for inspection), LOAN_CRM_E2E_SKIP_BUILD=1 (use the current dist/), LOAN_CRM_E2E_SKIP_TRIGGER=1,
@@ -58,6 +59,8 @@ import {
 	triggerWorkflow,
 } from './workflows';
 import { checkCredentialEdit } from './credential-edit';
+import type { WebFormScenario } from './web-form';
+import { WEB_FORM_N8N_VERSION, WEB_FORM_WORKFLOW_ID, checkWebFormTwice, webFormScenario } from './web-form';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 
 const timings = new Timings();
@@ -244,6 +247,8 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	const sandbox = await timings.step('sandbox', () => startSandbox({}));
 	const sink = await startSink();
 	const transitionSink = await startSink();
+	// examples/web-form-to-contact.json sent twice, on one version only (web-form.ts).
+	let webForm: WebFormScenario | undefined;
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
 	// Durable poll cursors exist from n8n 2.36 on: the matrix runs the newest 2.x with them and 2.30
@@ -259,6 +264,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	try {
 		await timings.step('install the package into the user folder', () => installPackage(n8n.userFolder, pack));
 		const credential: CredentialRef = { id: CREDENTIAL_ID, name: 'Loan CRM sandbox' };
+		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webForm = await webFormScenario(sandbox, credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
 		const ids = sandbox.data.ids;
 		const cases = contractCases(sandbox);
@@ -282,6 +288,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			triggerWorkflow(sink.url, credential),
 			mcpWorkflow(credential),
 			transitionWorkflow(transitionSink.url, credential),
+			...(webForm ? [webForm.workflow] : []),
 		];
 		const importDir = join(workDir, 'import');
 		mkdirSync(importDir);
@@ -385,6 +392,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			await timings.step('n8n publish:workflow (MCP Server Trigger)', () => n8n.publish(MCP_WORKFLOW_ID));
 			const errorScenario = await timings.step('error workflow: import, publish its failing webhook workflow', () => prepareErrorWorkflows(n8n, credential));
 			await timings.step('n8n publish:workflow (Deal Status Changed)', () => n8n.publish(WORKFLOW_IDS.transition));
+			if (webForm) await timings.step('n8n publish:workflow (web form example)', () => n8n.publish(WEB_FORM_WORKFLOW_ID));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start(port));
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
@@ -392,6 +400,13 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			const transitionBaseline = sandbox.apiRequests().find((request) => isTransitionPoll(request) && request.query['fields[deals]'] === 'dealStatus,updated');
 			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
 			await timings.step('trigger: Deal Status Changed over several polls', () => checkTransitions(n8n, sandbox, transitionSink.received, transitionBaseline));
+			const webFormRun = webForm;
+			if (webFormRun) {
+				const webFormProblems = await timings.step('web form example: the form sent twice', () => checkWebFormTwice(port, sandbox, webFormRun));
+				record('examples/web-form-to-contact.json, its form sent twice: one contact and one reference (the second run finds both)', webFormProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
+			} else {
+				console.log(`  SKIP    examples/web-form-to-contact.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
+			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
 			console.log('\nAI agents (MCP Server Trigger, MCP client)');
 			await timings.step('mcp: tools/list and tools/call', () => checkMcp(port, sandbox, record));
@@ -417,6 +432,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		await sandbox.close();
 		sink.server.close();
 		transitionSink.server.close();
+		webForm?.sink.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
 		else {

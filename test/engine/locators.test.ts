@@ -254,7 +254,7 @@ describe('Locator values and old-style values are read alike', () => {
 			});
 		const result = await runWorkflow({ nodes, connections: saved.connections }, { credentials: env.store, startNode: 'On form submission' });
 		expect(result.error).toBeUndefined();
-		const post = env.sandbox.apiRequests().find((request) => request.path === '/jsonapi/deal-external-references');
+		const post = env.sandbox.apiRequests().find((request) => request.method === 'POST' && request.path === '/jsonapi/deal-external-references');
 		expect((post?.json as { data: { relationships: unknown } }).data.relationships).toEqual({
 			integration: { data: { type: 'integrations', id: ids().otherIntegration } },
 			deal: { data: { type: 'deals', id: ids().dealWithoutNotes } },

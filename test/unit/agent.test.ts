@@ -74,6 +74,18 @@ describe('tool properties and descriptions', () => {
 		expect(AGENT_DEFAULT_LIMIT).toBe(10);
 	});
 
+	it('a create that can look first says what If Already Exists does, in the parameter and value names; others do not mention it', () => {
+		const contactCreate = CONTACT_OPERATIONS.find((spec) => spec.resource === 'contact' && spec.operation === 'create');
+		expect(contactCreate && toolDescriptionOf(contactCreate)).toContain(
+			'When a contact with the same email already exists (case does not matter), ifAlreadyExists decides: createAnother (default) creates one more; returnExisting creates only if none exists, else returns the existing contact unchanged (the oldest, with matchCount); stopWithError creates only if none exists, else fails naming its ID. Except with createAnother, the result has outcome: created or found.',
+		);
+		const referenceCreate = DEAL_OPERATIONS.find((spec) => spec.resource === 'dealExternalReference' && spec.operation === 'create');
+		expect(referenceCreate && toolDescriptionOf(referenceCreate)).toContain('When a deal external reference with the same deal, integration and external reference already exists');
+		const others = [...DEAL_OPERATIONS, ...CONTACT_OPERATIONS].filter((spec) => spec !== contactCreate && spec !== referenceCreate);
+		expect(others.length).toBeGreaterThan(10);
+		for (const spec of others) expect(toolDescriptionOf(spec)).not.toContain('ifAlreadyExists');
+	});
+
 	it('a create says what is required; a delete warns', () => {
 		const create = CONTACT_OPERATIONS.find((spec) => spec.shape === 'create');
 		expect(create && toolDescriptionOf(create)).toMatch(/Optional fields: .*gender \(one of Male, Female, Undisclosed\)/);

@@ -3,8 +3,20 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { CatalogueDefaults, OperationSpec } from '../service/catalogue';
-import { displayNameOf, idParameters, idTypeOf, showFor, writeFields } from '../service/catalogue';
+import type { CatalogueDefaults, IfExists, OperationSpec } from '../service/catalogue';
+import {
+	IF_EXISTS_DEFAULT,
+	IF_EXISTS_PARAMETER,
+	MATCH_COUNT_FIELD,
+	OUTCOME_FIELD,
+	displayNameOf,
+	idParameters,
+	idTypeOf,
+	matchFields,
+	matchWords,
+	showFor,
+	writeFields,
+} from '../service/catalogue';
 import { conditionsProperty } from './conditions';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
 import { idParameterLabel, idSourceOf, locatorProperty } from './locators';
@@ -217,6 +229,48 @@ function simplifyProperty(spec: OperationSpec): INodeProperties {
 	};
 }
 
+/**
+ * Create → If Already Exists, for a create that can look for the record first (`matchExistingBy`).
+ * The default creates another, as the create always did, so saved workflows keep their behaviour.
+ */
+function ifExistsProperty(spec: OperationSpec): INodeProperties {
+	const label = RESOURCE_TYPES[spec.type].label;
+	const match = matchWords(spec);
+	const texts = matchFields(spec).filter((field) => field.kind === 'attribute');
+	const comparison =
+		texts.length === 0
+			? ''
+			: ` ${texts.map((field) => displayNameOf(field.name)).join(' and ')} ${texts.length === 1 ? 'is' : 'are'} compared as Loan CRM compares text: upper and lower case do not matter, and spaces around ${texts.length === 1 ? 'it' : 'them'} are removed before the search and the create.`;
+	// A match field the item may leave empty (a contact's Email): nothing to look for, so it creates.
+	const required = new Set(writeFields(spec).required.map((field) => field.name));
+	const optional = matchFields(spec).filter((field) => !required.has(field.name));
+	const missing = optional.length === 0 ? '' : ` An item without ${optional.map((field) => displayNameOf(field.name)).join(' or ')} always creates a ${label}.`;
+	const options: Array<{ name: string; value: IfExists; description: string }> = [
+		{ name: 'Create Another', value: 'createAnother', description: `Create a new ${label} without looking for one` },
+		{
+			name: 'Return Existing',
+			value: 'returnExisting',
+			description: `Output the existing ${label} (the oldest if several, with ${MATCH_COUNT_FIELD}) and write nothing; create only when none exists`,
+		},
+		{
+			name: 'Stop With Error',
+			value: 'stopWithError',
+			description: `Fail the item with an error naming the existing ${label}'s ID; create only when none exists`,
+		},
+	];
+	return {
+		displayName: 'If Already Exists',
+		name: IF_EXISTS_PARAMETER,
+		type: 'options',
+		options,
+		default: IF_EXISTS_DEFAULT,
+		description:
+			`What to do when Loan CRM already has a ${label} with the same ${match}.${comparison}${missing} ` +
+			`Except with Create Another, each output item has ${OUTCOME_FIELD}: created or found.`,
+		displayOptions: showFor(spec),
+	};
+}
+
 function writeProperties(spec: OperationSpec): INodeProperties[] {
 	const type = RESOURCE_TYPES[spec.type];
 	const { required, optional } = writeFields(spec);
@@ -225,6 +279,7 @@ function writeProperties(spec: OperationSpec): INodeProperties[] {
 		required: true,
 		displayOptions: showFor(spec),
 	}));
+	if (spec.shape === 'create' && spec.matchExistingBy !== undefined) properties.push(ifExistsProperty(spec));
 	if (optional.length > 0) {
 		const isCreate = spec.shape === 'create';
 		properties.push({

@@ -28,7 +28,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationSpec } from '../service/catalogue';
-import { displayNameOf, pathParameters, writeFields } from '../service/catalogue';
+import { IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf, matchWords, pathParameters, writeFields } from '../service/catalogue';
 import { queryableFields } from '../service/fields';
 import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
@@ -105,6 +105,20 @@ function writeLines(spec: OperationSpec): string[] {
 	return lines;
 }
 
+/**
+ * A create that can look for the record first: what the If Already Exists setting does, in the
+ * words (parameter and value names) an agent passes when the workflow lets it choose.
+ */
+function ifExistsLine(spec: OperationSpec): string | undefined {
+	if (spec.shape !== 'create' || spec.matchExistingBy === undefined) return undefined;
+	const label = RESOURCE_TYPES[spec.type].label;
+	return (
+		`When a ${label} with the same ${matchWords(spec)} already exists (case does not matter), ${IF_EXISTS_PARAMETER} decides: ` +
+		`createAnother (default) creates one more; returnExisting creates only if none exists, else returns the existing ${label} unchanged (the oldest, with ${MATCH_COUNT_FIELD}); ` +
+		`stopWithError creates only if none exists, else fails naming its ID. Except with createAnother, the result has ${OUTCOME_FIELD}: created or found.`
+	);
+}
+
 /** The description an agent reads for one operation's tool. */
 export function toolDescriptionOf(spec: OperationSpec): string {
 	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
@@ -134,6 +148,7 @@ export function toolDescriptionOf(spec: OperationSpec): string {
 		case 'update':
 			lines.push(...writeLines(spec));
 			lines.push('Returns the record as saved.');
+			lines.push(...[ifExistsLine(spec)].filter((line): line is string => line !== undefined));
 			break;
 		case 'delete':
 			lines.push('Permanent: only call it when the user asked to delete this record.');

@@ -92,6 +92,21 @@ const API_ERRORS = {
 			httpCode: '404',
 		};
 	},
+	/**
+	 * Create → If Already Exists → Stop With Error: the search before the create found the record,
+	 * so nothing was created. 409 as the service answers a duplicate it refuses itself; `count` is
+	 * how many matched (the oldest, `id`, is named), `atLeast` when the page of matches was full.
+	 */
+	alreadyExists: ({ label, match, id, count, atLeast, path }: { label: string; match: string; id: string; count: number; atLeast: boolean; path: string }): Made => {
+		const message = `Loan CRM already has a ${label} with this ${match}: ID ${id}`;
+		const several = count > 1 ? `${count}${atLeast ? ' or more' : ''} ${label}s match; the oldest (lowest ID) is named. ` : '';
+		return {
+			message,
+			description: `${several}Nothing was created, because If Already Exists is set to Stop With Error. Set it to Return Existing to continue with the existing ${label} instead.`,
+			response: { message, status: 409, request: `GET /jsonapi${path}` },
+			httpCode: '409',
+		};
+	},
 };
 
 type OperationKind = keyof typeof OPERATION_ERRORS;

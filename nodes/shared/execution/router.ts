@@ -9,6 +9,7 @@ import { operationError, stoppingError } from '../errors/factory';
 import { ACTIONS } from './actions';
 import type { ActionResult } from './actions/common';
 import { resolvePath } from './actions/common';
+import { matchKeyOf } from './actions/write';
 import type { OperationSpec } from '../service/catalogue';
 import { forEachIndex } from '../requests/parallel';
 import { requestsInParallel } from './requestOptions';
@@ -23,13 +24,16 @@ function errorItem(error: unknown): IDataObject {
 }
 
 /**
- * Items that change the same record (update or delete of one path) must reach the service in item
- * order; creates make new records and reads change nothing, so they need no order.
+ * Items that must reach the service in item order share a key: writes to the same record (update
+ * or delete of one path), and creates that look for the same record first (Create → If Already
+ * Exists), so a later one finds what an earlier one created. Other creates make new records and
+ * reads change nothing, so they need no order.
  */
-function sameRecordKey(context: IExecuteFunctions, spec: OperationSpec, itemIndex: number): string | undefined {
-	if (spec.shape !== 'update' && spec.shape !== 'delete') return undefined;
+function orderingKey(context: IExecuteFunctions, spec: OperationSpec, itemIndex: number): string | undefined {
 	try {
-		return resolvePath(context, spec, itemIndex).path;
+		if (spec.shape === 'update' || spec.shape === 'delete') return `record ${resolvePath(context, spec, itemIndex).path}`;
+		const match = matchKeyOf(context, spec, itemIndex);
+		return match === undefined ? undefined : `match ${spec.path} ${match}`;
 	} catch {
 		// The item fails on its own when it runs; it sends nothing.
 		return undefined;
@@ -66,7 +70,7 @@ export async function route(
 				if (!continueOnFail && (firstFailure === undefined || itemIndex < firstFailure)) firstFailure = itemIndex;
 			}
 		},
-		{ keyOf: (itemIndex) => sameRecordKey(this, spec, itemIndex), stopAfter: () => firstFailure },
+		{ keyOf: (itemIndex) => orderingKey(this, spec, itemIndex), stopAfter: () => firstFailure },
 	);
 	if (firstFailure !== undefined) {
 		throw stoppingError(this.getNode(), (outcomes[firstFailure] as { error: unknown }).error, firstFailure);

@@ -17,7 +17,8 @@ export async function inParallel(concurrency: number, worker: () => Promise<void
 
 /**
  * Calls `task` for 0 … count-1, at most `concurrency` at once, starting them in index order.
- * Tasks that share a key run one after the other, in index order (two items writing one record).
+ * Tasks that share a key run one after the other, in index order (two items writing one record,
+ * or two creates that look for the same record first).
  * `stopAfter()` is asked before each start: once it returns an index, later indexes are not started.
  * A task that waited for an earlier task of its key asks again after that wait, so a failure there
  * (or anywhere before it) stops it too: a second write to a record is never sent after the run

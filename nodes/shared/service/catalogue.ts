@@ -32,6 +32,13 @@ export interface OperationSpec {
 	required?: readonly string[];
 	/** Writes: what the Update Fields / Additional Fields collection offers; default every writable one not required. */
 	optional?: readonly string[];
+	/**
+	 * Creates: the write fields that identify a record already there (attributes compared as the
+	 * service compares them, to-one relationships by ID). With them the create offers If Already
+	 * Exists: look for the record first (a search of the collection at `path`), create only when it
+	 * is not there. An item missing one of these values is created without a search.
+	 */
+	matchExistingBy?: readonly string[];
 }
 
 /**
@@ -44,6 +51,23 @@ export interface CatalogueDefaults {
 	/** For every resource of the node. */
 	operations: Record<string, string>;
 }
+
+/**
+ * Create → If Already Exists, for operations with `matchExistingBy`: what happens when the record is
+ * already there. The values are public contract (saved workflows); `createAnother` is the default
+ * and today's behaviour: no search.
+ */
+export const IF_EXISTS_PARAMETER = 'ifAlreadyExists';
+export const IF_EXISTS_VALUES = ['createAnother', 'returnExisting', 'stopWithError'] as const;
+export type IfExists = (typeof IF_EXISTS_VALUES)[number];
+export const IF_EXISTS_DEFAULT: IfExists = 'createAnother';
+
+/**
+ * Output members of a create that looked first: `outcome` is `created` or `found` (for an IF node),
+ * `matchCount` on a found record says how many records matched (the oldest, lowest ID, is returned).
+ */
+export const OUTCOME_FIELD = 'outcome';
+export const MATCH_COUNT_FIELD = 'matchCount';
 
 export const HTTP_METHOD = {
 	getMany: 'GET',
@@ -100,6 +124,24 @@ export function relationshipParameter(name: string, relationship: RelationshipSp
 export type WriteField =
 	| { kind: 'attribute'; name: string; parameter: string }
 	| { kind: 'relationship'; name: string; parameter: string; relationship: RelationshipSpec };
+
+/** The write fields a create looks for an existing record by (`matchExistingBy`), in catalogue order. */
+export function matchFields(spec: OperationSpec): WriteField[] {
+	if (spec.matchExistingBy === undefined) return [];
+	const { required, optional } = writeFields(spec);
+	return spec.matchExistingBy.map((name) => {
+		const field = [...required, ...optional].find((candidate) => candidate.name === name);
+		if (field === undefined) throw new Error(`${spec.resource}.${spec.operation}: matchExistingBy "${name}" is not a write field of the operation`);
+		if (field.kind === 'relationship' && field.relationship.toMany) throw new Error(`${spec.resource}.${spec.operation}: matchExistingBy "${name}" is a to-many relationship`);
+		return field;
+	});
+}
+
+/** "email"; "deal, integration and external reference": the match fields in words, for messages. */
+export function matchWords(spec: OperationSpec): string {
+	const words = matchFields(spec).map((field) => displayNameOf(field.name).toLowerCase());
+	return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
 
 /** Everything a write operation can set, resolved against the resource table. */
 export function writeFields(spec: OperationSpec): { required: WriteField[]; optional: WriteField[] } {

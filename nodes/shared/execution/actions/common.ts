@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationSpec } from '../../service/catalogue';
 import { pathParameters } from '../../service/catalogue';
-import type { Document } from '../../service/jsonapi';
+import type { Document, RelationshipValue } from '../../service/jsonapi';
 import { flatten, rawResources } from '../../service/jsonapi';
 import { idParameterLabel } from '../../description/locators';
 import { parseId } from '../../input/values';
@@ -11,6 +11,12 @@ export type ActionContext = IExecuteFunctions;
 
 /** What each shape's `execute` returns: the output items' JSON for one input item. */
 export type ActionResult = IDataObject[];
+
+/** What a create or update sends, its values checked: attributes and relationships by name. */
+export interface WriteValues {
+	attributes: IDataObject;
+	relationships: Record<string, RelationshipValue>;
+}
 
 export interface ResolvedPath {
 	path: string;

@@ -1,6 +1,7 @@
 /**
  * Create and update: the request document is built from the operation's fields, each value checked
- * against the resource table before anything is sent.
+ * against the resource table before anything is sent. A create with If Already Exists looks for the
+ * record first (matchExisting.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -9,20 +10,15 @@ import { operationError } from '../../errors/factory';
 import type { WriteFieldHint } from '../../errors/hints';
 import type { OperationSpec, WriteField } from '../../service/catalogue';
 import { HTTP_METHOD, writeFields } from '../../service/catalogue';
-import type { RelationshipValue } from '../../service/jsonapi';
 import { buildResourceDocument, flatten, primaryResources } from '../../service/jsonapi';
 import type { AttributeSpec } from '../../service/schema';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { apiRequest } from '../../requests/transport';
 import { coerceAttribute, locatorValue, parseId, parseIdList } from '../../input/values';
 import { userIdOverride } from '../requestOptions';
-import type { ActionContext, ActionResult } from './common';
+import type { ActionContext, ActionResult, WriteValues } from './common';
 import { resolvePath } from './common';
-
-interface WriteValues {
-	attributes: IDataObject;
-	relationships: Record<string, RelationshipValue>;
-}
+import { createdOutcome, existingOutcome, findExisting, ifExistsOf, matchKey, takeMatch } from './matchExisting';
 
 /** Nothing given: no value, an empty one, or a resource locator with nothing chosen. */
 function isUnset(input: unknown): boolean {
@@ -94,14 +90,43 @@ function writeFieldHints(spec: OperationSpec): WriteFieldHint[] {
 	return [...required.map((field) => hint(field, true)), ...optional.map((field) => hint(field, false))];
 }
 
+/**
+ * The key under which the router runs creates that look first in item order: equal for items that
+ * would find each other's record. Undefined when the item does not look first.
+ */
+export function matchKeyOf(context: ActionContext, spec: OperationSpec, itemIndex: number): string | undefined {
+	if (spec.shape !== 'create' || ifExistsOf(context, spec, itemIndex) === 'createAnother') return undefined;
+	const match = takeMatch(spec, collectValues(context, spec, itemIndex));
+	return match === undefined ? undefined : matchKey(match);
+}
+
 export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
 	const node = this.getNode();
 	const { path, ids } = resolvePath(this, spec, itemIndex);
+	const ifExists = spec.shape === 'create' ? ifExistsOf(this, spec, itemIndex) : 'createAnother';
 	const values = collectValues(this, spec, itemIndex);
+	const match = ifExists === 'createAnother' ? undefined : takeMatch(spec, values);
 	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length;
 	if (fieldCount === 0) {
 		throw operationError(node, 'nothingToWrite', { collection: spec.shape === 'create' ? 'Additional Fields' : 'Update Fields' }, { itemIndex });
 	}
+	if (match !== undefined) {
+		const existing = await findExisting.call(this, spec, match, ifExists, itemIndex);
+		if (existing !== undefined) return [existingOutcome(this, spec, existing, ifExists, itemIndex)];
+	}
+	const written = await send.call(this, spec, path, ids, values, itemIndex);
+	return ifExists === 'createAnother' ? written : written.map(createdOutcome);
+}
+
+/** The one write request, and its result as items. */
+async function send(
+	this: ActionContext,
+	spec: OperationSpec,
+	path: string,
+	ids: Record<string, string>,
+	values: WriteValues,
+	itemIndex: number,
+): Promise<ActionResult> {
 	// On update, data.id must equal the path id (the last id in the path).
 	const id = spec.shape === 'update' ? Object.values(ids).pop() : undefined;
 	const body = buildResourceDocument({ type: spec.type, id, ...values });

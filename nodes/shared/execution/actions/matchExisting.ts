@@ -1,0 +1,135 @@
+/**
+ * Create → If Already Exists: a create whose catalogue entry has `matchExistingBy` can look for the
+ * record first, so a web form sent twice, a re-run after a failure or two items with one e-mail
+ * leave one record.
+ *
+ * - The match is the service's own comparison: `equals(field,'value')` for each match field, a
+ *   to-one relationship by its id (`equals(deal.id,'…')`), all of them at once (`and(…)`). Text
+ *   compares as the service compares it (SQL Server's default collation: upper and lower case are
+ *   equal). Spaces around matched text are removed, in the search and in the record created, so a
+ *   stray space from a form neither hides a match nor reaches the CRM.
+ * - One search per item: the collection filtered by the match, sorted by id, one page of the most the
+ *   service sends (100). The same answer says how many match and holds the oldest record in full,
+ *   flattened exactly like a created one. Stop With Error needs only ids: a sparse fieldset.
+ * - Items whose matches are equal as the service compares them share a key (`matchKey`); the router
+ *   runs them in item order, so a later one finds what an earlier one created. Nothing orders
+ *   separate executions: between one's search and its create, another can create the same record.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { apiError, invalidParameter } from '../../errors/factory';
+import { combineFilters, quoteLiteral } from '../../input/query';
+import { MAX_PAGE_SIZE } from '../../paging/pagination';
+import { apiRequest } from '../../requests/transport';
+import type { IfExists, OperationSpec, WriteField } from '../../service/catalogue';
+import { IF_EXISTS_DEFAULT, IF_EXISTS_PARAMETER, IF_EXISTS_VALUES, MATCH_COUNT_FIELD, OUTCOME_FIELD, matchFields, matchWords } from '../../service/catalogue';
+import { flatten } from '../../service/jsonapi';
+import { RESOURCE_TYPES } from '../../service/schema';
+import { userIdOverride } from '../requestOptions';
+import type { ActionContext, WriteValues } from './common';
+
+/** One match field and the value the item's create would send for it. */
+export interface MatchTerm {
+	field: WriteField;
+	/** Attribute text (trimmed) or the related record's id. */
+	value: string;
+}
+
+/** The item's If Already Exists, checked; `createAnother` for a create that cannot look first. */
+export function ifExistsOf(context: ActionContext, spec: OperationSpec, itemIndex: number): IfExists {
+	if (spec.matchExistingBy === undefined) return IF_EXISTS_DEFAULT;
+	const value = context.getNodeParameter(IF_EXISTS_PARAMETER, itemIndex, IF_EXISTS_DEFAULT) as unknown;
+	const text = typeof value === 'string' ? value.trim() : value;
+	if ((IF_EXISTS_VALUES as readonly unknown[]).includes(text)) return text as IfExists;
+	throw invalidParameter(context.getNode(), 'If Already Exists', `must be one of ${IF_EXISTS_VALUES.join(', ')}; got ${JSON.stringify(value)}`, itemIndex);
+}
+
+/**
+ * The item's match, from the values its create will send. Matched text is trimmed in `values`
+ * itself (the record created holds what was searched for); text that is empty once trimmed is
+ * left out, like an empty field. Undefined when a match value is missing (a contact without an
+ * e-mail): the item is then created without a search.
+ */
+export function takeMatch(spec: OperationSpec, values: WriteValues): MatchTerm[] | undefined {
+	const terms: MatchTerm[] = [];
+	let complete = true;
+	for (const field of matchFields(spec)) {
+		if (field.kind === 'attribute') {
+			const value = values.attributes[field.name];
+			if (typeof value === 'string') {
+				const trimmed = value.trim();
+				if (trimmed === '') delete values.attributes[field.name];
+				else values.attributes[field.name] = trimmed;
+			}
+			const sent = values.attributes[field.name];
+			if (sent === undefined || sent === null) complete = false;
+			else terms.push({ field, value: String(sent) });
+			continue;
+		}
+		const related = values.relationships[field.name];
+		if (related === undefined || related === null || Array.isArray(related)) complete = false;
+		else terms.push({ field, value: related.id });
+	}
+	return complete ? terms : undefined;
+}
+
+/** Equal for two items whose matches the service finds each other by: text with case folded, ids as they are. */
+export function matchKey(terms: readonly MatchTerm[]): string {
+	return JSON.stringify(terms.map((term) => (term.field.kind === 'attribute' ? term.value.toLowerCase() : term.value)));
+}
+
+/** The filter the service finds the matching records by. */
+export function matchFilter(terms: readonly MatchTerm[]): string | undefined {
+	return combineFilters(
+		terms.map((term) => `equals(${term.field.kind === 'attribute' ? term.field.name : `${term.field.name}.id`},${quoteLiteral(term.value)})`),
+	);
+}
+
+export interface ExistingRecord {
+	/** The oldest match (lowest id), flattened like a created record. */
+	record: IDataObject;
+	id: string;
+	/** How many records matched, counted up to one page (100). */
+	count: number;
+	/** The page of matches was full: there may be more than `count`. */
+	atLeast: boolean;
+}
+
+/** The one search before a create: the oldest matching record and how many match, or undefined. */
+export async function findExisting(
+	this: ActionContext,
+	spec: OperationSpec,
+	terms: readonly MatchTerm[],
+	ifExists: IfExists,
+	itemIndex: number,
+): Promise<ExistingRecord | undefined> {
+	// Stop With Error reads only the ids: each record as its matched attributes.
+	const attributes = terms.filter((term) => term.field.kind === 'attribute').map((term) => term.field.name);
+	const idsOnly = ifExists === 'stopWithError' && attributes.length > 0;
+	const response = await apiRequest.call(this, {
+		method: 'GET',
+		path: spec.path,
+		query: { filter: matchFilter(terms), sort: 'id', fields: idsOnly ? { [spec.type]: attributes.join(',') } : undefined, pageSize: MAX_PAGE_SIZE },
+		itemIndex,
+		userId: userIdOverride(this, itemIndex),
+	});
+	const matches = flatten(response.body ?? {});
+	if (matches.length === 0) return undefined;
+	// Asked sorted by id; the lowest id is taken whatever order the answer came in.
+	const oldest = matches.reduce((lowest, candidate) => (Number(candidate.id) < Number(lowest.id) ? candidate : lowest));
+	return { record: oldest, id: String(oldest.id), count: matches.length, atLeast: matches.length >= MAX_PAGE_SIZE };
+}
+
+/** Return Existing: the record found, marked for an IF node; Stop With Error: the error naming it. */
+export function existingOutcome(context: ActionContext, spec: OperationSpec, existing: ExistingRecord, ifExists: IfExists, itemIndex: number): IDataObject {
+	if (ifExists === 'stopWithError') {
+		const { id, count, atLeast } = existing;
+		throw apiError(context.getNode(), 'alreadyExists', { label: RESOURCE_TYPES[spec.type].label, match: matchWords(spec), id, count, atLeast, path: spec.path }, { itemIndex });
+	}
+	return { ...existing.record, [OUTCOME_FIELD]: 'found', [MATCH_COUNT_FIELD]: existing.count };
+}
+
+/** A record created by a create that looked first, marked for an IF node. */
+export function createdOutcome(record: IDataObject): IDataObject {
+	return { ...record, [OUTCOME_FIELD]: 'created' };
+}

@@ -1,0 +1,144 @@
+/**
+ * examples/web-form-to-contact.json in the real n8n (`n8n start`), its form sent twice as a browser
+ * sends it (multipart POST to the published form's production URL): the first submission creates
+ * the contact and the deal external reference, the second finds both (If Already Exists → Return
+ * Existing), so the service holds one contact and one reference.
+ *
+ * The workflow is the example's, with what its sticky note tells a user to set: the credential on
+ * both Loan CRM nodes and the sandbox's integration ID. One node is added after it: an HTTP Request
+ * posting what the two Loan CRM nodes output to a sink here, so the items are checked too.
+ *
+ * It runs on one n8n version (WEB_FORM_N8N_VERSION): what it proves is the package's, and the Form
+ * Trigger's multipart form is the same on every version of the matrix.
+ */
+import { randomUUID } from 'crypto';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import type { Server } from 'http';
+
+import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+
+import type { LoggedRequest, Sandbox } from '../../sandbox';
+import { PACKAGE } from './cases';
+import { N8N_VERSION } from './install';
+import { REPO_ROOT, startSink } from './n8n';
+import type { CredentialRef, WorkflowFile } from './workflows';
+
+/** The version whose single-process leg runs this scenario. */
+export const WEB_FORM_N8N_VERSION = N8N_VERSION;
+
+const FORM = 'On form submission';
+const CONTACT = 'Create contact';
+const REFERENCE = 'Record the form on the deal';
+
+export const WEB_FORM_WORKFLOW_ID = 'lcE2eWebFormTwic';
+
+export interface WebFormScenario {
+	/** Imported with the run's other workflows, published before `n8n start`. */
+	workflow: WorkflowFile;
+	sink: Server;
+	received: IDataObject[];
+	webhookId: string;
+	dealId: string;
+}
+
+function workflow(sinkUrl: string, credential: CredentialRef, integrationId: string, webhookId: string): WorkflowFile {
+	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-contact.json'), 'utf8')) as { name: string; nodes: INode[]; connections: IConnections };
+	const nodes = example.nodes.map((node): INode => {
+		if (node.name === FORM) return { ...node, webhookId };
+		if (!node.type.startsWith(`${PACKAGE}.`)) return node;
+		const parameters = node.name === REFERENCE ? { ...node.parameters, integrationId } : node.parameters;
+		return { ...node, parameters, credentials: { loanCrmOAuth2Api: credential } };
+	});
+	const report: INode = {
+		id: 'node-report-to-e2e',
+		name: 'Report to the e2e',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [840, 0],
+		parameters: {
+			method: 'POST',
+			url: sinkUrl,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: `={{ JSON.stringify({ contact: $('${CONTACT}').item.json, reference: $json }) }}`,
+			options: {},
+		},
+	};
+	const connections: IConnections = { ...example.connections, [REFERENCE]: { main: [[{ node: report.name, type: 'main', index: 0 }]] } };
+	return { id: WEB_FORM_WORKFLOW_ID, name: `E2E: ${example.name}`, nodes: [...nodes, report], connections, active: false, settings: { executionOrder: 'v1' } };
+}
+
+/** The sink and the workflow (the example's, ready to run on the sandbox). */
+export async function webFormScenario(sandbox: Sandbox, credential: CredentialRef): Promise<WebFormScenario> {
+	const { server: sink, url, received } = await startSink('/loan-crm-web-form');
+	const webhookId = randomUUID();
+	return { workflow: workflow(url, credential, sandbox.data.ids.otherIntegration, webhookId), sink, received, webhookId, dealId: sandbox.data.ids.dealWithoutNotes };
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (predicate()) return true;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	return predicate();
+}
+
+/** The form as a browser posts it: field-<n> in the order of the Form Trigger's fields. */
+function formBody(values: { first: string; last: string; email: string; mobile: string; deal: string; marketing: string }): FormData {
+	const body = new FormData();
+	[values.first, values.last, values.email, values.mobile, values.deal, values.marketing].forEach((value, index) => body.append(`field-${index}`, value));
+	return body;
+}
+
+function line(request: LoggedRequest): string {
+	return `${request.method} ${request.path} → ${request.status}`;
+}
+
+/** Under `n8n start`: the form sent twice; returns problems. */
+export async function checkWebFormTwice(port: number, sandbox: Sandbox, scenario: WebFormScenario): Promise<string[]> {
+	const problems: string[] = [];
+	const crmRequests = () => sandbox.apiRequests().filter((request) => request.path === '/jsonapi/contacts' || request.path === '/jsonapi/deal-external-references');
+	const submissions = [
+		{ first: 'Mere', last: 'Tane', email: 'mere.tane@example.com', mobile: '0412 345 678', deal: scenario.dealId, marketing: 'Yes' },
+		// The same person again, the e-mail typed differently.
+		{ first: 'Mere', last: 'Tane', email: ' Mere.Tane@Example.com', mobile: '0412 345 678', deal: scenario.dealId, marketing: 'Yes' },
+	];
+	const expectedRequests = [
+		['GET /jsonapi/contacts → 200', 'POST /jsonapi/contacts → 201', 'GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/deal-external-references → 201'],
+		['GET /jsonapi/contacts → 200', 'GET /jsonapi/deal-external-references → 200'],
+	];
+	sandbox.clearLog();
+	for (const [index, submission] of submissions.entries()) {
+		const label = `submission ${index + 1}`;
+		const before = crmRequests().length;
+		const reports = scenario.received.length;
+		const response = await fetch(`http://127.0.0.1:${port}/form/${scenario.webhookId}`, { method: 'POST', body: formBody(submission) });
+		if (!response.ok) {
+			problems.push(`${label}: the form answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+			return problems;
+		}
+		if (!(await waitFor(() => scenario.received.length > reports, 30_000))) {
+			problems.push(`${label}: the workflow reported nothing within 30 s; the sandbox saw ${crmRequests().slice(before).map(line).join(', ') || 'no request'}`);
+			return problems;
+		}
+		const seen = crmRequests().slice(before).map(line);
+		if (JSON.stringify(seen) !== JSON.stringify(expectedRequests[index])) problems.push(`${label}: the sandbox saw ${JSON.stringify(seen)}, expected ${JSON.stringify(expectedRequests[index])}`);
+	}
+	const [first, second] = scenario.received.slice(-2) as Array<{ contact?: IDataObject; reference?: IDataObject }>;
+	const contactId = first?.contact?.id;
+	if (first?.contact?.outcome !== 'created' || first?.reference?.outcome !== 'created') problems.push(`submission 1 reported ${JSON.stringify(first).slice(0, 400)}, expected outcome created twice`);
+	if (second?.contact?.outcome !== 'found' || second?.reference?.outcome !== 'found') problems.push(`submission 2 reported ${JSON.stringify(second).slice(0, 400)}, expected outcome found twice`);
+	if (second?.contact?.id !== contactId || second?.reference?.id !== first?.reference?.id) {
+		problems.push(`submission 2 returned contact ${String(second?.contact?.id)} and reference ${String(second?.reference?.id)}, expected the first ones (${String(contactId)}, ${String(first?.reference?.id)})`);
+	}
+	const contacts = sandbox.data.list('contacts').filter((contact) => String(contact.attributes.email ?? '').toLowerCase() === 'mere.tane@example.com');
+	if (contacts.length !== 1) problems.push(`the service holds ${contacts.length} contacts with mere.tane@example.com, expected 1`);
+	const references = sandbox.data.list('deal-external-references').filter((record) => (record.relationships.deal as { id?: string } | null)?.id === scenario.dealId);
+	const expectedReference = `WEBFORM-${String(contactId)}`;
+	if (references.length !== 1 || references[0].attributes.externalReference !== expectedReference) {
+		problems.push(`deal ${scenario.dealId} holds ${JSON.stringify(references.map((record) => record.attributes.externalReference))}, expected ["${expectedReference}"]`);
+	}
+	return problems;
+}
