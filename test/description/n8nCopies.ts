@@ -10,10 +10,7 @@ import { join } from 'path';
 
 import * as installedWorkflow from 'n8n-workflow';
 
-export type NodeHelpersLike = Pick<typeof installedWorkflow.NodeHelpers, 'displayParameter' | 'getNodeParameters'> & {
-	/** n8n's node name for a new node (`<action> in <defaults.name>` for tools); absent in old copies. */
-	makeNodeName?: (parameters: object, description: object) => string;
-};
+export type NodeHelpersLike = Pick<typeof installedWorkflow.NodeHelpers, 'displayParameter' | 'getNodeParameters' | 'makeNodeName'>;
 
 export function workflowCopies(): Array<{ label: string; helpers: NodeHelpersLike }> {
 	const copies: Array<{ label: string; helpers: NodeHelpersLike }> = [
