@@ -1,15 +1,16 @@
 /**
  * The action nodes as an AI agent's tools, in n8n-core's engine: each node's `…Tool` copy attached
  * to a harness agent that calls it through n8n-core's createNodeAsTool (the path n8n's AI Agent and
- * MCP Server Trigger use), with `$fromAI` parameters. What the agent reads (tool descriptions), what
- * it gets back (small, compact answers) and errors it can correct itself from; the requests the
- * sandbox received.
+ * MCP Server Trigger use). Version 1.1 tools exactly as the editor adds them (their arguments come
+ * with them); version 1 tools as saved workflows have them, `$fromAI` wired by their author. What
+ * the agent reads (tool descriptions, input schemas), what it gets back (small, compact answers) and
+ * errors it can correct itself from; the requests the sandbox received.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Registry } from '../../harness';
-import type { AgentCall, ToolSpec } from '../../harness/tools';
-import { createToolRegistry, runAgent } from '../../harness/tools';
+import type { AgentCall, ListedTool, ToolSpec } from '../../harness/tools';
+import { createToolRegistry, runAgent, toolAsTheEditorAddsIt } from '../../harness/tools';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();
@@ -23,14 +24,17 @@ afterEach(() => env.sandbox.data.reset());
 
 const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
+// Version 1 tools as saved workflows have them: the author wired the arguments.
 const FIND_DEALS: ToolSpec = {
 	name: 'Find deals',
 	node: 'loanCrmDeals',
+	typeVersion: 1,
 	parameters: { resource: 'deal', operation: 'getMany', options: { filter: fromAI('filter', 'Filter expression in the syntax the tool description gives') } },
 };
 const UPDATE_TASK: ToolSpec = {
 	name: 'Update task',
 	node: 'loanCrmLeadsAndTasks',
+	typeVersion: 1,
 	parameters: {
 		resource: 'task',
 		operation: 'update',
@@ -41,6 +45,7 @@ const UPDATE_TASK: ToolSpec = {
 const GET_LEAD: ToolSpec = {
 	name: 'Get lead',
 	node: 'loanCrmLeadsAndTasks',
+	typeVersion: 1,
 	parameters: { resource: 'lead', operation: 'get', leadId: fromAI('leadId', 'ID of the lead', 'number') },
 };
 
@@ -61,7 +66,7 @@ function emptyMembers(value: unknown, path = ''): string[] {
 	return [];
 }
 
-describe('what the agent reads', () => {
+describe('version 1 (saved workflows): what the agent reads', () => {
 	it('each tool describes itself: what it does, fields, known values, filter syntax with an example, limit and compact output', async () => {
 		const { tools } = await agent([FIND_DEALS, UPDATE_TASK, GET_LEAD], []);
 		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -81,7 +86,7 @@ describe('what the agent reads', () => {
 		expect(task).toMatch(/^Update a task in Loan CRM: change the title, details, progress/);
 		expect(task).toContain('Needs taskId (ID of the task to update, a whole number).');
 		expect(task).toContain('progress (one of NotStarted, InProgress, OnHold, Completed, NotRequired)');
-		expect(task).toContain('dueDate (date-time, ISO 8601 UTC)');
+		expect(task).toContain('dueDate (date-time, ISO 8601 with its offset or Z, e.g. 2026-11-21T09:30:00+10:00)');
 		expect(byName.Update_task.arguments.sort()).toEqual(['progress', 'taskId']);
 
 		expect(byName.Get_lead.description).toMatch(/^Get a lead in Loan CRM: get the status of a lead by its ID \(the same as its deal ID\)\. Needs leadId/);
@@ -101,7 +106,7 @@ describe('what the agent reads', () => {
 	});
 });
 
-describe('answers an agent can afford', () => {
+describe('version 1 (saved workflows): answers an agent can afford', () => {
 	it('a read with a filter: 10 records by default, compact (no null members, empty objects or lists)', async () => {
 		const { answers } = await agent([FIND_DEALS], [{ tool: 'Find_deals', args: { filter: "equals(dealStatus,'Settled')" } }]);
 		const requests = env.sandbox.apiRequests();
@@ -120,6 +125,7 @@ describe('answers an agent can afford', () => {
 		const limit = (output: string): ToolSpec => ({
 			name: `Deals ${output}`,
 			node: 'loanCrmDeals',
+			typeVersion: 1,
 			parameters: { resource: 'deal', operation: 'getMany', limit: fromAI('limit', 'How many deals', 'number'), agentOutput: output },
 		});
 		const { answers } = await agent([limit('compact'), limit('full')], [
@@ -129,7 +135,7 @@ describe('answers an agent can afford', () => {
 		const [compact, full] = answers.map((answer) => answer.text as string);
 		expect((answers[0].answer as unknown as IDataObject[]).length).toBe(50);
 		expect((answers[1].answer as unknown as IDataObject[]).length).toBe(50);
-		const person = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany' });
+		const person = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany' }, { typeVersion: 1 });
 		const personText = JSON.stringify(jsonOf(person));
 		console.log(`50 deals: full ${full.length} characters, compact ${compact.length} (${Math.round((100 * compact.length) / full.length)}%)`);
 		expect(compact.length).toBeLessThan(full.length * 0.75);
@@ -140,7 +146,7 @@ describe('answers an agent can afford', () => {
 	});
 });
 
-describe('errors the caller can correct itself from', () => {
+describe('version 1 (saved workflows): errors the caller can correct itself from', () => {
 	it('a filter written with an operator: the function to write instead and the fields, before any request', async () => {
 		const { answers } = await agent([FIND_DEALS], [{ tool: 'Find_deals', args: { filter: "dealStatus = 'Settled'" } }]);
 		expect(answers[0].error).toBe(
@@ -188,10 +194,10 @@ describe('errors the caller can correct itself from', () => {
 		expect(answers[0].answer).toEqual([expect.objectContaining({ id: ids().task, progress: 'InProgress' })]);
 	});
 
-	it('bad input (an ID that is no number): named by its parameter, no request sent', async () => {
+	it('bad input (an ID that is no number): named by its parameter and tool argument, no request sent', async () => {
 		const tool = { ...GET_LEAD, parameters: { ...GET_LEAD.parameters, leadId: fromAI('leadId', 'ID of the lead') } };
 		const { answers } = await agent([tool], [{ tool: 'Get_lead', args: { leadId: 'the Smith lead' } }]);
-		expect(answers[0].error).toBe('Parameter "Lead" must be a whole number from 1 to 2147483647; got "the Smith lead"');
+		expect(answers[0].error).toBe('Parameter "Lead" (tool argument "leadId") must be a whole number from 1 to 2147483647; got "the Smith lead"');
 		expect(env.sandbox.apiRequests()).toEqual([]);
 	});
 

@@ -64,8 +64,8 @@ describe('related collections: Return All, Limit and the parent ID', () => {
 		);
 	});
 
-	it('with Simplify off the resources stay exactly as the service sent them', async () => {
-		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes, simplify: false });
+	it('with Simplify off the resources stay exactly as the service sent them (version 1)', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes, simplify: false }, { typeVersion: 1 });
 		expect(jsonOf(result)).toHaveLength(notesByDeal().get(ids().dealWithNotes)?.length ?? -1);
 		expect(jsonOf(result).length).toBeGreaterThan(1);
 		for (const item of jsonOf(result)) {
@@ -86,8 +86,8 @@ describe('related collections: Return All, Limit and the parent ID', () => {
 });
 
 describe('output items: the useful fields first', () => {
-	it('a deal starts with id, type, name, status and amount; nested objects come after every plain value', async () => {
-		const result = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: 5, options: { include: 'customStatus' } });
+	it('a deal starts with id, type, name, status and amount; nested objects come after every plain value (version 1)', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: 5, options: { include: 'customStatus' } }, { typeVersion: 1 });
 		const items = jsonOf(result);
 		expect(items).toHaveLength(5);
 		for (const item of items) {

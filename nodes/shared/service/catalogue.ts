@@ -19,6 +19,11 @@ export interface OperationSpec {
 	action: string;
 	/** What the operation does, written for a person choosing it and for an AI agent's tool list. */
 	description: string;
+	/**
+	 * What the operation does as an agent's tool of node version 1.1, when `description` promises
+	 * what only the workflow's author can set (related records: Include is not a tool argument).
+	 */
+	agentDescription?: string;
 	shape: Shape;
 	/** Path below /jsonapi; `{name}` is a path id parameter of that name. */
 	path: string;
