@@ -5,7 +5,8 @@
  *
  * Version 1 is what saved workflows run: its resolved parameters are pinned in
  * snapshots/v1-parameters.json, taken before version 1.1 existed, so a change to what a saved
- * workflow sees shows up as a diff of that file.
+ * workflow sees shows up as a diff of that file. Version 1.1 is what new nodes get: a tool's
+ * arguments come filled by the model, and new nodes are named as n8n names them.
  */
 import type { INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
@@ -15,6 +16,7 @@ import { OPERATIONS as CONTACT_OPERATIONS } from '../../nodes/LoanCrmContacts/op
 import { OPERATIONS as DEAL_OPERATIONS } from '../../nodes/LoanCrmDeals/operations';
 import { OPERATIONS as TASK_OPERATIONS } from '../../nodes/LoanCrmLeadsAndTasks/operations';
 import { OPERATIONS as ASSET_OPERATIONS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
+import { toolArguments } from '../../nodes/shared/description/toolArguments';
 import type { OperationSpec } from '../../nodes/shared/service/catalogue';
 import type { NodeHelpersLike } from './n8nCopies';
 import { workflowCopies } from './n8nCopies';
@@ -80,4 +82,77 @@ describe('version 1: what saved workflows see', () => {
 	it.each(copies.slice(1).map((copy) => [copy.label, copy.helpers] as const))('resolves the same with %s', (_label, helpers) => {
 		expect(allResolved(helpers, 1)).toEqual(allResolved(copies[0].helpers, 1));
 	});
+});
+
+describe('version 1.1: new nodes', () => {
+	/** Every `$fromAI` key in a resolved value, with where it is. */
+	function fromAIKeys(value: unknown, path: string[] = []): Array<{ path: string; key: string }> {
+		if (typeof value === 'string') {
+			const key = /\$fromAI\('([^']+)'/.exec(value)?.[1];
+			return key === undefined ? [] : [{ path: path.join('.'), key }];
+		}
+		if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([name, member]) => fromAIKeys(member, name === 'value' && '__rl' in value ? path : [...path, name]));
+		return [];
+	}
+
+	it.each(copies.map((copy) => [copy.label, copy.helpers] as const))(
+		'a tool starts with every argument its description names filled by the model, a plain node with none (%s)',
+		(_label, helpers) => {
+			let wired = 0;
+			for (const [name, operations] of Object.entries(CATALOGUES)) {
+				const { plain, tool } = variants(name);
+				const resolvedTool = resolvedParameters(helpers, tool, operations, 1.1);
+				const resolvedPlain = resolvedParameters(helpers, plain, operations, 1.1);
+				for (const spec of operations) {
+					const op = `${spec.resource}.${spec.operation}`;
+					const expected = toolArguments(spec).map((entry) => ({ path: entry.path.join('.'), key: entry.key }));
+					expect({ name, op, wired: fromAIKeys(resolvedTool[op].parameters).sort((a, b) => a.path.localeCompare(b.path)) }).toEqual({
+						name,
+						op,
+						wired: expected.sort((a, b) => a.path.localeCompare(b.path)),
+					});
+					expect({ name, op, wired: fromAIKeys(resolvedPlain[op].parameters) }).toEqual({ name, op, wired: [] });
+					wired += expected.length;
+				}
+			}
+			expect(wired).toBe(92);
+		},
+	);
+
+	it.each(copies.map((copy) => [copy.label, copy.helpers] as const))('resolves the same with %s', (_label, helpers) => {
+		expect(allResolved(helpers, 1.1)).toEqual(allResolved(copies[0].helpers, 1.1));
+	});
+
+	it('shows Simplify only where it changes the output (records with a summary), and the Output option on no tool', () => {
+		const shown = (resolved: ReturnType<typeof allResolved>, variant: 'plain' | 'tool', name: string) =>
+			Object.entries(resolved[name][variant]).map(([op, entry]) => [op, entry.shown.map((property) => property.name as string)] as const);
+		const v1_1 = allResolved(copies[0].helpers, 1.1);
+		const withSimplify = Object.keys(CATALOGUES).flatMap((name) => shown(v1_1, 'plain', name).filter(([, names]) => names.includes('simplify')).map(([op]) => `${name} ${op}`));
+		expect(withSimplify).toEqual(['loanCrmDeals deal.getMany', 'loanCrmDeals deal.get', 'loanCrmDeals dealStructure.getDeal']);
+		const toolOptions = Object.keys(CATALOGUES).flatMap((name) => shown(v1_1, 'tool', name).flatMap(([, names]) => names.filter((entry) => entry === 'agentOutput')));
+		expect(toolOptions).toEqual([]);
+	});
+});
+
+describe('names a new node gets', () => {
+	it.each(copies.filter((copy) => copy.helpers.makeNodeName !== undefined).map((copy) => [copy.label, copy.helpers] as const))(
+		'a tool "<action> in Loan CRM" (at most 64 characters as a tool name), a plain node its action (%s)',
+		(_label, helpers) => {
+			let checked = 0;
+			for (const [name, operations] of Object.entries(CATALOGUES)) {
+				const { plain, tool } = variants(name);
+				const resolvedTool = resolvedParameters(helpers, tool, operations, 1.1);
+				const resolvedPlain = resolvedParameters(helpers, plain, operations, 1.1);
+				for (const spec of operations) {
+					const op = `${spec.resource}.${spec.operation}`;
+					const toolName = helpers.makeNodeName(resolvedTool[op].parameters, tool);
+					expect(toolName).toBe(`${spec.action} in Loan CRM`);
+					expect(toolName.replace(/[^a-zA-Z0-9_-]+/g, '_').length).toBeLessThanOrEqual(64);
+					expect(helpers.makeNodeName(resolvedPlain[op].parameters, plain)).toBe(spec.action);
+					checked += 1;
+				}
+			}
+			expect(checked).toBe(25);
+		},
+	);
 });

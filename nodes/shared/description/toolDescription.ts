@@ -205,6 +205,11 @@ export function toolDescriptionOf(spec: OperationSpec): string {
 	return lines.join(' ');
 }
 
+/** An operation's tool description in a node version. */
+export function toolDescriptionFor(spec: OperationSpec, version: 1 | 1.1): string {
+	return version === 1 ? toolDescriptionV1(spec) : toolDescriptionOf(spec);
+}
+
 /**
  * Parameters only the tool copy of a node shows (`@tool`): the description the agent reads, one per
  * operation and version so each gets its own; and, in version 1, how answers are shaped.
@@ -215,7 +220,7 @@ export function agentProperties(operations: readonly OperationSpec[]): INodeProp
 		name: 'toolDescription',
 		type: 'string',
 		typeOptions: { rows: 6 },
-		default: version === 1 ? toolDescriptionV1(spec) : toolDescriptionOf(spec),
+		default: toolDescriptionFor(spec, version),
 		description:
 			version === 1
 				? 'What the AI agent reads about this tool: what it does, its fields and known values, the filter syntax. The default is written for agents; edit it to add your own rules.'
