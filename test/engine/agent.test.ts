@@ -6,7 +6,7 @@
  * the agent reads (tool descriptions, input schemas), what it gets back (small, compact answers) and
  * errors it can correct itself from; the requests the sandbox received.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Registry } from '../../harness';
 import type { AgentCall, ListedTool, ToolSpec } from '../../harness/tools';
@@ -409,7 +409,7 @@ describe('version 1.1: a tool as the editor adds it works with no change by its 
 });
 
 describe('errors name the tool argument however the model fills a parameter', () => {
-	const getLead = (typeVersion: number, leadId: unknown): ToolSpec => ({ name: 'Get lead', node: 'loanCrmLeadsAndTasks', typeVersion, parameters: { resource: 'lead', operation: 'get', leadId } as IDataObject });
+	const getLead = (typeVersion: number, leadId: unknown): ToolSpec => ({ name: 'Get lead', node: 'loanCrmLeadsAndTasks', typeVersion, parameters: { resource: 'lead', operation: 'get', leadId } as INodeParameters });
 	const marker = (key: string, type: string) => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, '${type}') }}`;
 
 	it.each([
