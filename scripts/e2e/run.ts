@@ -38,7 +38,7 @@ import type { N8nVersion } from './install';
 import { ensureN8n } from './install';
 import { runE2e } from './matrix';
 import { knownIssue } from './known-issues';
-import { MCP_WORKFLOW_ID, checkMcp, mcpWorkflow } from './mcp';
+import { MCP_WORKFLOW_ID, checkMcp, editorToolNodes, mcpWorkflow } from './mcp';
 import { checkOfflineInstall } from './offline-install';
 import { checkErrorWorkflow, prepareErrorWorkflows } from './error-workflow';
 import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, legTarball, startSink } from './n8n';
@@ -273,6 +273,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			]),
 		);
 		const failures = errorCases(ids);
+		const addedTools = await timings.step('n8n export:nodes: tool nodes as the editor adds them (version 1.1)', () => editorToolNodes(install, n8n));
 		const ours = [
 			operationsWorkflow(cases, credential),
 			operationsWorkflow(failures.cases, credential, WORKFLOW_IDS.errors, 'E2E: errors and retries'),
@@ -280,7 +281,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			tokenWorkflow(ids.lead, dialogCredential, WORKFLOW_IDS.dialog, 'E2E: credential dialog'),
 			failureWorkflow(credential),
 			triggerWorkflow(sink.url, credential),
-			mcpWorkflow(credential),
+			mcpWorkflow(credential, addedTools),
 			transitionWorkflow(transitionSink.url, credential),
 		];
 		const importDir = join(workDir, 'import');
@@ -394,7 +395,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			await timings.step('trigger: Deal Status Changed over several polls', () => checkTransitions(n8n, sandbox, transitionSink.received, transitionBaseline));
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
 			console.log('\nAI agents (MCP Server Trigger, MCP client)');
-			await timings.step('mcp: tools/list and tools/call', () => checkMcp(port, sandbox, record));
+			await timings.step('mcp: tools/list and tools/call', () => checkMcp(port, sandbox, record, addedTools));
 			const errorProblems = await timings.step('Error Trigger: a 404, a 403 and a bad parameter', () => checkErrorWorkflow(port, sandbox, errorScenario));
 			errorScenario.sink.close();
 			record("an Error Workflow receives the node's message unchanged and context.itemIndex (404, 403, bad parameter)", errorProblems);
