@@ -46,6 +46,7 @@ export interface ReadOptions {
 	fieldsChosen: boolean;
 }
 
+/** Options → Fields read once per item, for the query (no `*` sent) and the record shape (Fields chosen). */
 export function readOptions(context: ActionContext, itemIndex: number): ReadOptions {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const fields = typeof options.fields === 'string' ? options.fields.trim() : options.fields;
