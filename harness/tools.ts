@@ -9,7 +9,7 @@ import { randomUUID } from 'crypto';
 import { resolve } from 'path';
 
 import type { IConnections, IDataObject, INode, INodeParameters, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes, deepCopy } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers, deepCopy } from 'n8n-workflow';
 
 import { instantiate } from './package-source';
 import type { Registry } from './registry';
@@ -74,7 +74,47 @@ export interface ToolSpec {
 	name: string;
 	/** Package node name, e.g. loanCrmDeals. */
 	node: string;
+	/** The node's version; the version the editor gives a new node when absent. */
+	typeVersion?: number;
 	parameters: INodeParameters;
+}
+
+/** The tool copy's description of a package node, as the registry has it. */
+function toolTypeDescription(registry: Registry, node: string, typeVersion?: number): { type: string; typeVersion: number; description: INodeTypeDescription } {
+	const type = `${registry.packageName}.${node}Tool`;
+	const base = registry.nodeTypes.getByName(type).description as INodeTypeDescription;
+	const version = typeVersion ?? base.defaultVersion ?? (Array.isArray(base.version) ? Math.max(...base.version) : base.version);
+	return { type, typeVersion: version, description: registry.nodeTypes.getByNameAndVersion(type, version).description };
+}
+
+/**
+ * A tool node exactly as the editor adds it from an AI agent's tool connector with an action picked:
+ * the node creator sets resource and operation, the editor fills in the defaults
+ * (getNodeParameters with defaults), saves what differs from them (without), names the node
+ * (makeNodeName: "<action> in <defaults.name>"); the Workflow fills the defaults in again when it runs.
+ */
+export function toolAsTheEditorAddsIt(registry: Registry, node: string, action: { resource: string; operation: string }, typeVersion?: number): ToolSpec & { typeVersion: number } {
+	const { typeVersion: version, description } = toolTypeDescription(registry, node, typeVersion);
+	const stub = { typeVersion: version, parameters: {} } as unknown as INode;
+	const shown = NodeHelpers.getNodeParameters(description.properties, { ...action }, true, false, stub, description) ?? {};
+	const saved = NodeHelpers.getNodeParameters(description.properties, shown, false, false, stub, description) ?? {};
+	return { name: NodeHelpers.makeNodeName(shown, description), node, typeVersion: version, parameters: saved };
+}
+
+/** What the model is told about one argument (n8n-core's zod schema, read by the harness agent). */
+export interface ToolArgumentSchema {
+	type: string;
+	required: boolean;
+	default?: unknown;
+	description: string;
+}
+
+/** A tool as the agent lists it. */
+export interface ListedTool {
+	name: string;
+	description: string;
+	arguments: string[];
+	schema: Record<string, ToolArgumentSchema>;
 }
 
 export interface AgentCall {
@@ -88,7 +128,7 @@ export async function runAgent(
 	credentials: CredentialStore,
 	tools: ToolSpec[],
 	calls: AgentCall[],
-): Promise<{ tools: Array<{ name: string; description: string; arguments: string[] }>; answers: IDataObject[]; error?: unknown }> {
+): Promise<{ tools: ListedTool[]; answers: IDataObject[]; error?: unknown }> {
 	const nodes: INode[] = [
 		{ id: randomUUID(), name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: '[{}]' } },
 		{ id: randomUUID(), name: 'Agent', type: AGENT_TYPE, typeVersion: 1, position: [200, 0], parameters: { calls: JSON.stringify(calls) } },
@@ -96,7 +136,7 @@ export async function runAgent(
 			id: randomUUID(),
 			name: tool.name,
 			type: `${registry.packageName}.${tool.node}Tool`,
-			typeVersion: 1,
+			typeVersion: toolTypeDescription(registry, tool.node, tool.typeVersion).typeVersion,
 			position: [200 + index * 100, 200] as [number, number],
 			parameters: tool.parameters,
 		})),
@@ -107,6 +147,6 @@ export async function runAgent(
 	for (const tool of tools) connections[tool.name] = { ai_tool: [[{ node: 'Agent', type: NodeConnectionTypes.AiTool, index: 0 }]] };
 	const result = await runWorkflow({ nodes, connections }, { credentials, startNode: 'Start', registry });
 	const items = result.output('Agent').map((item) => item.json);
-	const listed = (items[0]?.tools ?? []) as Array<{ name: string; description: string; arguments: string[] }>;
+	const listed = (items[0]?.tools ?? []) as unknown as ListedTool[];
 	return { tools: listed, answers: items.slice(1), error: result.error };
 }

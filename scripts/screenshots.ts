@@ -87,7 +87,7 @@ const WORKFLOWS = {
 				id: 'b0000000-0000-4000-8000-000000000002',
 				name: 'Record accounting reference',
 				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [300, 0],
 				parameters: {
 					resource: 'dealExternalReference',
@@ -109,7 +109,7 @@ const WORKFLOWS = {
 				id: 'c0000000-0000-4000-8000-000000000001',
 				name: 'Settled deals',
 				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [260, 0],
 				parameters: {
 					resource: 'deal',
@@ -134,7 +134,7 @@ const WORKFLOWS = {
 				id: 'c0000000-0000-4000-8000-000000000002',
 				name: 'Settled deals over $500k',
 				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [260, 0],
 				parameters: {
 					resource: 'deal',
@@ -164,7 +164,7 @@ const WORKFLOWS = {
 				id: 'e0000000-0000-4000-8000-000000000001',
 				name: 'Deals by status',
 				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [260, 0],
 				parameters: {
 					resource: 'deal',
@@ -187,7 +187,7 @@ const WORKFLOWS = {
 				id: 'd0000000-0000-4000-8000-000000000001',
 				name: 'Update task',
 				type: 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [260, 0],
 				parameters: {
 					resource: 'task',
@@ -208,7 +208,7 @@ const WORKFLOWS = {
 				id: 'e0000000-0000-4000-8000-000000000001',
 				name: 'Notes of a deal',
 				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [260, 0],
 				parameters: { resource: 'dealNote', operation: 'getMany', dealId: { __rl: true, mode: 'list', value: '' } },
 				credentials: CREDENTIAL,

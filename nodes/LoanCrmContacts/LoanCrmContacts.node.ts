@@ -13,7 +13,8 @@ export class LoanCrmContacts implements INodeType {
 		description: 'Find and create contacts, read contacts by external reference and update external references and contact categories in Loan CRM',
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		usableAsTool: true,
-		defaults: { name: 'Loan CRM Contacts' },
+		// New nodes are named by their action ("Get many deals"), tools "<action> in Loan CRM" (see toolDescription.ts).
+		defaults: { name: 'Loan CRM' },
 		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS, DEFAULTS),
 	};
 

@@ -13,7 +13,8 @@ export class LoanCrmDeals implements INodeType {
 		description: 'Read and change deals, loan structures, securities, notes, incomes, custom statuses and external references in Loan CRM',
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		usableAsTool: true,
-		defaults: { name: 'Loan CRM Deals' },
+		// New nodes are named by their action ("Get many deals"), tools "<action> in Loan CRM" (see toolDescription.ts).
+		defaults: { name: 'Loan CRM' },
 		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS, DEFAULTS),
 	};
 

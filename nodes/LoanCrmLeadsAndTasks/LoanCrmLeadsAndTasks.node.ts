@@ -13,7 +13,8 @@ export class LoanCrmLeadsAndTasks implements INodeType {
 		description: 'Read leads and update tasks in Loan CRM',
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		usableAsTool: true,
-		defaults: { name: 'Loan CRM Leads & Tasks' },
+		// New nodes are named by their action ("Get many deals"), tools "<action> in Loan CRM" (see toolDescription.ts).
+		defaults: { name: 'Loan CRM' },
 		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS, DEFAULTS),
 	};
 

@@ -13,7 +13,8 @@ export class LoanCrmOrganisationsAndAssets implements INodeType {
 		description: 'Read the addresses of organisations and assets in Loan CRM',
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		usableAsTool: true,
-		defaults: { name: 'Loan CRM Organisations & Assets' },
+		// New nodes are named by their action ("Get many deals"), tools "<action> in Loan CRM" (see toolDescription.ts).
+		defaults: { name: 'Loan CRM' },
 		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS, DEFAULTS),
 	};
 

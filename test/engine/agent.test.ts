@@ -1,15 +1,16 @@
 /**
  * The action nodes as an AI agent's tools, in n8n-core's engine: each node's `…Tool` copy attached
  * to a harness agent that calls it through n8n-core's createNodeAsTool (the path n8n's AI Agent and
- * MCP Server Trigger use), with `$fromAI` parameters. What the agent reads (tool descriptions), what
- * it gets back (small, compact answers) and errors it can correct itself from; the requests the
- * sandbox received.
+ * MCP Server Trigger use). Version 1.1 tools exactly as the editor adds them (their arguments come
+ * with them); version 1 tools as saved workflows have them, `$fromAI` wired by their author. What
+ * the agent reads (tool descriptions, input schemas), what it gets back (small, compact answers) and
+ * errors it can correct itself from; the requests the sandbox received.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Registry } from '../../harness';
-import type { AgentCall, ToolSpec } from '../../harness/tools';
-import { createToolRegistry, runAgent } from '../../harness/tools';
+import type { AgentCall, ListedTool, ToolSpec } from '../../harness/tools';
+import { createToolRegistry, runAgent, toolAsTheEditorAddsIt } from '../../harness/tools';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();
@@ -23,14 +24,17 @@ afterEach(() => env.sandbox.data.reset());
 
 const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
+// Version 1 tools as saved workflows have them: the author wired the arguments.
 const FIND_DEALS: ToolSpec = {
 	name: 'Find deals',
 	node: 'loanCrmDeals',
+	typeVersion: 1,
 	parameters: { resource: 'deal', operation: 'getMany', options: { filter: fromAI('filter', 'Filter expression in the syntax the tool description gives') } },
 };
 const UPDATE_TASK: ToolSpec = {
 	name: 'Update task',
 	node: 'loanCrmLeadsAndTasks',
+	typeVersion: 1,
 	parameters: {
 		resource: 'task',
 		operation: 'update',
@@ -41,6 +45,7 @@ const UPDATE_TASK: ToolSpec = {
 const GET_LEAD: ToolSpec = {
 	name: 'Get lead',
 	node: 'loanCrmLeadsAndTasks',
+	typeVersion: 1,
 	parameters: { resource: 'lead', operation: 'get', leadId: fromAI('leadId', 'ID of the lead', 'number') },
 };
 
@@ -61,7 +66,7 @@ function emptyMembers(value: unknown, path = ''): string[] {
 	return [];
 }
 
-describe('what the agent reads', () => {
+describe('version 1 (saved workflows): what the agent reads', () => {
 	it('each tool describes itself: what it does, fields, known values, filter syntax with an example, limit and compact output', async () => {
 		const { tools } = await agent([FIND_DEALS, UPDATE_TASK, GET_LEAD], []);
 		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -81,7 +86,7 @@ describe('what the agent reads', () => {
 		expect(task).toMatch(/^Update a task in Loan CRM: change the title, details, progress/);
 		expect(task).toContain('Needs taskId (ID of the task to update, a whole number).');
 		expect(task).toContain('progress (one of NotStarted, InProgress, OnHold, Completed, NotRequired)');
-		expect(task).toContain('dueDate (date-time, ISO 8601 UTC)');
+		expect(task).toContain('dueDate (date-time, ISO 8601 with its offset or Z, e.g. 2026-11-21T09:30:00+10:00)');
 		expect(byName.Update_task.arguments.sort()).toEqual(['progress', 'taskId']);
 
 		expect(byName.Get_lead.description).toMatch(/^Get a lead in Loan CRM: get the status of a lead by its ID \(the same as its deal ID\)\. Needs leadId/);
@@ -101,7 +106,7 @@ describe('what the agent reads', () => {
 	});
 });
 
-describe('answers an agent can afford', () => {
+describe('version 1 (saved workflows): answers an agent can afford', () => {
 	it('a read with a filter: 10 records by default, compact (no null members, empty objects or lists)', async () => {
 		const { answers } = await agent([FIND_DEALS], [{ tool: 'Find_deals', args: { filter: "equals(dealStatus,'Settled')" } }]);
 		const requests = env.sandbox.apiRequests();
@@ -120,6 +125,7 @@ describe('answers an agent can afford', () => {
 		const limit = (output: string): ToolSpec => ({
 			name: `Deals ${output}`,
 			node: 'loanCrmDeals',
+			typeVersion: 1,
 			parameters: { resource: 'deal', operation: 'getMany', limit: fromAI('limit', 'How many deals', 'number'), agentOutput: output },
 		});
 		const { answers } = await agent([limit('compact'), limit('full')], [
@@ -129,7 +135,7 @@ describe('answers an agent can afford', () => {
 		const [compact, full] = answers.map((answer) => answer.text as string);
 		expect((answers[0].answer as unknown as IDataObject[]).length).toBe(50);
 		expect((answers[1].answer as unknown as IDataObject[]).length).toBe(50);
-		const person = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany' });
+		const person = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany' }, { typeVersion: 1 });
 		const personText = JSON.stringify(jsonOf(person));
 		console.log(`50 deals: full ${full.length} characters, compact ${compact.length} (${Math.round((100 * compact.length) / full.length)}%)`);
 		expect(compact.length).toBeLessThan(full.length * 0.75);
@@ -140,7 +146,7 @@ describe('answers an agent can afford', () => {
 	});
 });
 
-describe('errors the caller can correct itself from', () => {
+describe('version 1 (saved workflows): errors the caller can correct itself from', () => {
 	it('a filter written with an operator: the function to write instead and the fields, before any request', async () => {
 		const { answers } = await agent([FIND_DEALS], [{ tool: 'Find_deals', args: { filter: "dealStatus = 'Settled'" } }]);
 		expect(answers[0].error).toBe(
@@ -188,10 +194,10 @@ describe('errors the caller can correct itself from', () => {
 		expect(answers[0].answer).toEqual([expect.objectContaining({ id: ids().task, progress: 'InProgress' })]);
 	});
 
-	it('bad input (an ID that is no number): named by its parameter, no request sent', async () => {
+	it('bad input (an ID that is no number): named by its parameter and tool argument, no request sent', async () => {
 		const tool = { ...GET_LEAD, parameters: { ...GET_LEAD.parameters, leadId: fromAI('leadId', 'ID of the lead') } };
 		const { answers } = await agent([tool], [{ tool: 'Get_lead', args: { leadId: 'the Smith lead' } }]);
-		expect(answers[0].error).toBe('Parameter "Lead" must be a whole number from 1 to 2147483647; got "the Smith lead"');
+		expect(answers[0].error).toBe('Parameter "Lead" (tool argument "leadId") must be a whole number from 1 to 2147483647; got "the Smith lead"');
 		expect(env.sandbox.apiRequests()).toEqual([]);
 	});
 
@@ -204,5 +210,228 @@ describe('errors the caller can correct itself from', () => {
 		expect(answers[1].answer).toEqual([expect.objectContaining({ id: ids().lead, type: 'leads' })]);
 		const everything = JSON.stringify(answers);
 		for (const secret of [env.sandbox.clientSecret, ...env.sandbox.issuedTokens()]) expect(everything).not.toContain(secret);
+	});
+});
+
+// --- version 1.1: tools as the editor adds them ---------------------------------------------------
+
+/** A version 1.1 tool node exactly as the editor adds it from the agent's tool connector. */
+const added = (node: string, resource: string, operation: string): ToolSpec => toolAsTheEditorAddsIt(registry, node, { resource, operation });
+
+/** `Key:type` with `!` for required and `=default` otherwise, as the model is told. */
+function schemaSummary(tool: ListedTool): string[] {
+	return Object.entries(tool.schema).map(([key, entry]) => `${key}:${entry.type}${entry.required ? '!' : `=${JSON.stringify(entry.default)}`}`);
+}
+
+/** Characters of an answer per record. */
+const perRecord = (text: string, count: number) => text.length / count;
+
+describe('version 1.1: a tool as the editor adds it works with no change by its author', () => {
+	it('is named "<action> in Loan CRM", saves no $fromAI for the model-filled top-level parameters and offers the arguments its description names', async () => {
+		const deals = added('loanCrmDeals', 'deal', 'getMany');
+		expect(deals.name).toBe('Get many deals in Loan CRM');
+		expect(deals.typeVersion).toBe(1.1);
+		// The editor saves what differs from the defaults: the collections (n8n always saves them).
+		expect(Object.keys(deals.parameters).sort()).toEqual(['options', 'requestOptions']);
+		expect(Object.keys(deals.parameters.options as IDataObject).sort()).toEqual(['fields', 'filter', 'sort']);
+		const tools = [
+			deals,
+			added('loanCrmDeals', 'deal', 'get'),
+			added('loanCrmDeals', 'dealNote', 'getMany'),
+			added('loanCrmLeadsAndTasks', 'task', 'update'),
+			added('loanCrmContacts', 'contact', 'create'),
+			added('loanCrmDeals', 'dealExternalReference', 'create'),
+			added('loanCrmOrganisationsAndAssets', 'organisation', 'getAddresses'),
+		];
+		const { tools: listed } = await agent(tools, []);
+		const byName = Object.fromEntries(listed.map((tool) => [tool.name, tool]));
+		expect(Object.keys(byName).sort()).toEqual(
+			[
+				'Create_a_contact_in_Loan_CRM',
+				'Create_a_deal_external_reference_in_Loan_CRM',
+				'Get_a_deal_in_Loan_CRM',
+				'Get_many_deals_in_Loan_CRM',
+				'Get_many_notes_of_a_deal_in_Loan_CRM',
+				'Get_the_addresses_of_an_organisation_in_Loan_CRM',
+				'Update_a_task_in_Loan_CRM',
+			].sort(),
+		);
+		// In the order of the node's parameters.
+		expect(schemaSummary(byName.Get_many_deals_in_Loan_CRM)).toEqual(['Limit:number=10', 'Fields:string=""', 'Filter:string=""', 'Sort:string=""']);
+		expect(byName.Get_many_deals_in_Loan_CRM.schema.Filter.description).toContain("e.g. and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01'))");
+		expect(schemaSummary(byName.Get_a_deal_in_Loan_CRM)).toEqual(['Deal:number!', 'Fields:string=""']);
+		expect(schemaSummary(byName.Get_many_notes_of_a_deal_in_Loan_CRM)).toEqual(['Deal:number!']);
+		expect(schemaSummary(byName.Get_the_addresses_of_an_organisation_in_Loan_CRM)).toEqual(['Organisation_ID:number!']);
+		// A collection's members in the editor's order (by label).
+		expect(schemaSummary(byName.Update_a_task_in_Loan_CRM).sort()).toEqual(
+			[
+				'Task_ID:number!',
+				...['Title', 'Detail', 'Progress', 'Priority', 'Due_Date', 'Assignee_ID', 'Residential_Deal', 'Contact_Group_IDs', 'Asset_Finance_Diversified_Deal', 'Commercial_Finance_Diversified_Deal'].map((key) => `${key}:string=""`),
+			].sort(),
+		);
+		expect(byName.Update_a_task_in_Loan_CRM.schema.Progress.description).toBe('How far the task has got: one of NotStarted, InProgress, OnHold, Completed, NotRequired. Empty leaves it unchanged.');
+		expect(schemaSummary(byName.Create_a_deal_external_reference_in_Loan_CRM)).toEqual(['External_Reference:string!', 'Integration_ID:number!', 'Deal:number!', 'If_Already_Exists:string="createAnother"']);
+		expect(schemaSummary(byName.Create_a_contact_in_Loan_CRM)).toHaveLength(18); // 17 fields + If_Already_Exists
+		// The description names exactly these arguments.
+		for (const tool of listed) {
+			for (const key of tool.arguments) expect({ tool: tool.name, key, named: tool.description.includes(`${key} (`) }).toEqual({ tool: tool.name, key, named: true });
+		}
+		expect(byName.Get_many_deals_in_Loan_CRM.description).toMatch(/^Get many deals in Loan CRM: list deals, optionally filtered \(e\.g\. by dealStatus or updated date\) and sorted\. Optional arguments: Filter/);
+		expect(byName.Get_many_deals_in_Loan_CRM.description).toContain('splits (list of objects, each with loanTermYears (number)');
+		expect(env.sandbox.apiRequests()).toEqual([]);
+	});
+
+	it('Get Many with a filter and a limit: one GET with both; the summary of each deal, compact', async () => {
+		const deals = added('loanCrmDeals', 'deal', 'getMany');
+		const { answers } = await agent([deals], [{ tool: 'Get_many_deals_in_Loan_CRM', args: { Filter: "equals(dealStatus,'Settled')", Limit: 3 } }]);
+		const requests = env.sandbox.apiRequests();
+		expect(requests.map((request) => [request.method, request.path, decodedQuery(request.rawQuery)])).toEqual([
+			['GET', '/jsonapi/deals', "filter=equals(dealStatus,'Settled')&page[size]=3"],
+		]);
+		const items = answers[0].answer as unknown as IDataObject[];
+		const settled = env.sandbox.data.list('deals').filter((deal) => deal.attributes.dealStatus === 'Settled');
+		expect(items.map((item) => item.id)).toEqual(settled.slice(0, 3).map((deal) => deal.id));
+		for (const [index, item] of items.entries()) {
+			const stored = settled[index].attributes;
+			expect(item).toEqual(
+				Object.fromEntries(
+					Object.entries({
+						id: settled[index].id,
+						name: stored.name,
+						dealStatus: 'Settled',
+						customStatusName: stored.customStatusName,
+						dealType: stored.dealType,
+						lenderName: stored.lenderName,
+						totalLoanAmount: stored.totalLoanAmount,
+						proposedLoanAmount: stored.opportunity?.proposedLoanAmount,
+						securityAmount: stored.opportunity?.securityAmount,
+						loanPurpose: stored.opportunity?.loanPurpose,
+						lodgedDate: stored.dates?.lodged,
+						approvedDate: stored.dates?.approved,
+						financeClauseDate: stored.dates?.financeClause,
+						preApprovedExpiryDate: stored.dates?.preApprovedExpiry,
+						estimatedSettledDate: stored.dates?.estimatedSettled,
+						settledDate: stored.dates?.settled,
+						created: stored.created,
+						updated: stored.updated,
+					}).filter(([, value]) => value !== null && value !== undefined),
+				),
+			);
+		}
+	});
+
+	it('Get Many with no argument: 10 records; every field with Fields *, the fields named otherwise', async () => {
+		const deals = added('loanCrmDeals', 'deal', 'getMany');
+		const { answers } = await agent([deals], [
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: {} },
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Limit: 2, Fields: '*' } },
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Limit: 2, Fields: 'name,splits' } },
+		]);
+		expect(env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery))).toEqual(['page[size]=10', 'page[size]=2', 'fields[deals]=name,splits&page[size]=2']);
+		expect((answers[0].answer as unknown as IDataObject[]).length).toBe(10);
+		const every = answers[1].answer as unknown as IDataObject[];
+		expect(every).toHaveLength(2);
+		for (const deal of every) expect(Object.keys(deal)).toEqual(expect.arrayContaining(['id', 'type', 'name', 'dealStatus', 'opportunity']));
+		expect(every.some((deal) => Array.isArray(deal.splits))).toBe(true);
+		const named = answers[2].answer as unknown as IDataObject[];
+		expect(named).toHaveLength(2);
+		for (const deal of named) expect(Object.keys(deal).filter((key) => key !== 'splits')).toEqual(['id', 'type', 'name']);
+	});
+
+	it('50 deals: at most about 400 characters a deal (the summary, empty fields left out); Fields * gives the whole deals', async () => {
+		const deals = added('loanCrmDeals', 'deal', 'getMany');
+		const { answers } = await agent([deals], [
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Limit: 50 } },
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Limit: 50, Fields: '*' } },
+		]);
+		const [summary, whole] = answers.map((answer) => answer.text as string);
+		const [summaryItems, wholeItems] = answers.map((answer) => answer.answer as unknown as IDataObject[]);
+		expect([summaryItems.length, wholeItems.length]).toEqual([50, 50]);
+		const sizes = summaryItems.map((item) => JSON.stringify(item).length);
+		console.log(`50 deals to an agent: summary ${summary.length} characters (${Math.round(perRecord(summary, 50))} a deal, largest ${Math.max(...sizes)}); every field ${whole.length}`);
+		expect(perRecord(summary, 50)).toBeLessThanOrEqual(400);
+		expect(Math.max(...sizes)).toBeLessThanOrEqual(520);
+		expect(summary.length).toBeLessThan(whole.length / 2);
+		expect(summaryItems.flatMap((deal) => emptyMembers(deal))).toEqual([]);
+	});
+
+	it('Get and Update with an ID, Create with fields: the requests carry exactly what the agent sent', async () => {
+		const tools = [
+			added('loanCrmDeals', 'deal', 'get'),
+			added('loanCrmLeadsAndTasks', 'task', 'update'),
+			added('loanCrmContacts', 'contact', 'create'),
+			added('loanCrmDeals', 'dealNote', 'getMany'),
+		];
+		const { answers } = await agent(tools, [
+			{ tool: 'Get_a_deal_in_Loan_CRM', args: { Deal: Number(ids().settledDeal) } },
+			{ tool: 'Update_a_task_in_Loan_CRM', args: { Task_ID: Number(ids().task), Progress: 'in progress', Due_Date: '2026-12-01T09:30:00+10:00' } },
+			{ tool: 'Create_a_contact_in_Loan_CRM', args: { First_Name: 'Ada', Last_Name: 'Lovelace', Email: 'ada@example.com', Has_Marketing_Consent: 'true' } },
+			{ tool: 'Get_many_notes_of_a_deal_in_Loan_CRM', args: { Deal: Number(ids().dealWithNotes) } },
+		]);
+		expect(answers.map((answer) => answer.error)).toEqual([undefined, undefined, undefined, undefined]);
+		const requests = env.sandbox.apiRequests();
+		expect(requests.map((request) => [request.method, request.path, decodedQuery(request.rawQuery)])).toEqual([
+			['GET', '/jsonapi/deals', `filter=equals(id,'${ids().settledDeal}')&page[size]=1`],
+			['PATCH', `/jsonapi/tasks/${ids().task}`, ''],
+			['POST', '/jsonapi/contacts', ''],
+			['GET', `/jsonapi/deals/${ids().dealWithNotes}/dealNotes`, expect.stringMatching(/^page\[size\]=/)],
+		]);
+		expect(JSON.parse(requests[1].body as string)).toEqual({ data: { type: 'tasks', id: ids().task, attributes: { progress: 'InProgress', dueDate: '2026-11-30T23:30:00.000Z' } } });
+		expect(JSON.parse(requests[2].body as string)).toEqual({ data: { type: 'contacts', attributes: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', hasMarketingConsent: true } } });
+		expect(answers[0].answer).toEqual([expect.objectContaining({ id: ids().settledDeal, dealStatus: 'Settled', settledDate: expect.any(String) })]);
+		expect(Object.keys((answers[0].answer as unknown as IDataObject[])[0])).not.toContain('splits');
+		expect(answers[2].answer).toEqual([expect.objectContaining({ type: 'contacts', firstName: 'Ada', lastName: 'Lovelace', hasMarketingConsent: true })]);
+		const notes = answers[3].answer as unknown as IDataObject[];
+		expect(notes.length).toBeGreaterThan(1);
+		expect(notes.every((note) => note.dealId === ids().dealWithNotes)).toBe(true);
+	});
+
+	it('a wrong value names the tool argument the agent sent, before any request', async () => {
+		const tools = [added('loanCrmLeadsAndTasks', 'task', 'update'), added('loanCrmDeals', 'deal', 'getMany')];
+		const { answers } = await agent(tools, [
+			{ tool: 'Update_a_task_in_Loan_CRM', args: { Task_ID: 0, Progress: 'Completed' } },
+			{ tool: 'Update_a_task_in_Loan_CRM', args: { Task_ID: Number(ids().task), Due_Date: 'next Tuesday' } },
+			{ tool: 'Update_a_task_in_Loan_CRM', args: { Task_ID: Number(ids().task) } },
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Filter: "dealStatus = 'Settled'" } },
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Limit: 0 } },
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Sort: 'updated desc' } },
+		]);
+		expect(answers.map((answer) => String(answer.error).split(/;|\n/)[0])).toEqual([
+			'Parameter "Task ID" (tool argument "Task_ID") must be a whole number from 1 to 2147483647',
+			'Parameter "Update Fields → Due Date" (tool argument "Due_Date") must be a date and time (ISO 8601, e.g. 2026-11-21T09:30:00Z)',
+			'Add at least one field under "Update Fields"',
+			'Parameter "Options → Filter" (tool argument "Filter") uses the operator =',
+			'Parameter "Limit" (tool argument "Limit") must be a whole number of at least 1',
+			'Parameter "Options → Sort" (tool argument "Sort") has "updated desc", which is not valid',
+		]);
+		expect(env.sandbox.apiRequests()).toEqual([]);
+	});
+});
+
+describe('errors name the tool argument however the model fills a parameter', () => {
+	const getLead = (typeVersion: number, leadId: unknown): ToolSpec => ({ name: 'Get lead', node: 'loanCrmLeadsAndTasks', typeVersion, parameters: { resource: 'lead', operation: 'get', leadId } as INodeParameters });
+	const marker = (key: string, type: string) => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, '${type}') }}`;
+
+	it.each([
+		['a plain string parameter (a workflow saved before Lead was a locator)', 1, fromAI('leadId', 'ID of the lead', 'number'), 'leadId'],
+		['a locator By ID with an expression typed by hand', 1, { __rl: true, mode: 'id', value: fromAI('Lead_ID', 'ID of the lead', 'number') }, 'Lead_ID'],
+		// The ✨ button makes a locator's argument text (a resource locator is neither a number nor a boolean).
+		["a locator the editor's ✨ filled (the mode stays From List)", 1, { __rl: true, mode: 'list', value: marker('Lead', 'string') }, 'Lead'],
+		['a version 1.1 tool as the editor adds it', 1.1, undefined, 'Lead'],
+	])('%s', async (_how, typeVersion, leadId, key) => {
+		const tool = leadId === undefined ? { ...added('loanCrmLeadsAndTasks', 'lead', 'get'), name: 'Get lead' } : getLead(typeVersion, leadId);
+		const asText = typeof leadId === 'object' && (leadId as IDataObject).mode === 'list';
+		const { answers } = await agent([tool], [
+			{ tool: 'Get_lead', args: { [key]: asText ? '999999999999' : 999999999999 } },
+			{ tool: 'Get_lead', args: { [key]: asText ? ids().lead : Number(ids().lead) } },
+		]);
+		expect(answers[0].error).toBe(`Parameter "Lead" (tool argument "${key}") must be a whole number from 1 to 2147483647; got ${asText ? '"999999999999"' : 'number 999999999999'}`);
+		expect(answers[1].answer).toEqual([expect.objectContaining({ id: ids().lead })]);
+		expect(env.sandbox.apiRequests().map((request) => request.path)).toEqual([`/jsonapi/leads/${ids().lead}`]);
+	});
+
+	it('a person running the node gets the parameter alone', async () => {
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: '={{ "abc" }}' } });
+		expect(result.error?.message).toBe('Parameter "Lead" must be a whole number from 1 to 2147483647; got "abc"');
 	});
 });

@@ -99,8 +99,8 @@ describe('Deals → Get Many', () => {
 		expect(request.query.filter).toBe("and(not(equals(dealStatus,'Cancelled')),contains(name,'O''Connor), or(x'))");
 	});
 
-	it('keeps the raw resource when Simplify is off', async () => {
-		const result = await env.run('loanCrmDeals', getMany({ limit: 1, simplify: false, options: { include: 'customStatus' } }));
+	it('keeps the raw resource when Simplify is off (version 1)', async () => {
+		const result = await env.run('loanCrmDeals', getMany({ limit: 1, simplify: false, options: { include: 'customStatus' } }), { typeVersion: 1 });
 		const [item] = jsonOf(result);
 		expect(Object.keys(item)).toEqual(expect.arrayContaining(['type', 'id', 'attributes', 'relationships']));
 		expect(item.type).toBe('deals');

@@ -9,7 +9,8 @@ import { startSandbox } from '../../sandbox';
 export interface EngineContext {
 	sandbox: Sandbox;
 	store: CredentialStore;
-	run(nodeType: string, parameters: INodeParameters, options?: { input?: IDataObject[]; continueOnFail?: boolean }): Promise<RunResult>;
+	/** Runs the node at the version the editor gives a new node, or at `typeVersion` (1: a saved workflow's). */
+	run(nodeType: string, parameters: INodeParameters, options?: { input?: IDataObject[]; continueOnFail?: boolean; typeVersion?: number }): Promise<RunResult>;
 }
 
 /** Starts a sandbox for the test file and gives each test a fresh log and faults. */
@@ -20,7 +21,7 @@ export function useSandbox(options: SandboxOptions = {}, credentialOverrides: Pa
 		context.store = new CredentialStore();
 		context.store.add('loanCrmOAuth2Api', sandboxCredential(context.sandbox, credentialOverrides));
 		context.run = async (nodeType, parameters, runOptions = {}) =>
-			await runNode({ nodeType, parameters, credentials: context.store, input: runOptions.input, continueOnFail: runOptions.continueOnFail });
+			await runNode({ nodeType, parameters, credentials: context.store, input: runOptions.input, continueOnFail: runOptions.continueOnFail, typeVersion: runOptions.typeVersion });
 	});
 	beforeEach(() => {
 		context.sandbox.clearFaults();

@@ -64,8 +64,8 @@ describe('related collections: Return All, Limit and the parent ID', () => {
 		);
 	});
 
-	it('with Simplify off the resources stay exactly as the service sent them', async () => {
-		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes, simplify: false });
+	it('with Simplify off the resources stay exactly as the service sent them (version 1)', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes, simplify: false }, { typeVersion: 1 });
 		expect(jsonOf(result)).toHaveLength(notesByDeal().get(ids().dealWithNotes)?.length ?? -1);
 		expect(jsonOf(result).length).toBeGreaterThan(1);
 		for (const item of jsonOf(result)) {
@@ -86,8 +86,8 @@ describe('related collections: Return All, Limit and the parent ID', () => {
 });
 
 describe('output items: the useful fields first', () => {
-	it('a deal starts with id, type, name, status and amount; nested objects come after every plain value', async () => {
-		const result = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: 5, options: { include: 'customStatus' } });
+	it('a deal starts with id, type, name, status and amount; nested objects come after every plain value (version 1)', async () => {
+		const result = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: 5, options: { include: 'customStatus' } }, { typeVersion: 1 });
 		const items = jsonOf(result);
 		expect(items).toHaveLength(5);
 		for (const item of items) {
@@ -101,6 +101,80 @@ describe('output items: the useful fields first', () => {
 			// Relationships follow the attributes.
 			expect(keys[keys.length - 1]).toBe('customStatus');
 		}
+	});
+});
+
+describe('version 1.1 output: a deal a person reads at a glance', () => {
+	const SUMMARY_KEYS = [
+		'id',
+		'name',
+		'dealStatus',
+		'customStatusName',
+		'dealType',
+		'lenderName',
+		'totalLoanAmount',
+		'proposedLoanAmount',
+		'securityAmount',
+		'loanPurpose',
+		'lodgedDate',
+		'approvedDate',
+		'financeClauseDate',
+		'preApprovedExpiryDate',
+		'estimatedSettledDate',
+		'settledDate',
+		'created',
+		'updated',
+	];
+	const getMany = (extra: Record<string, unknown> = {}) => ({ resource: 'deal', operation: 'getMany', limit: 20, ...extra });
+
+	it('Simplify (the default): the same flat columns for every deal, nested members lifted, no nested value', async () => {
+		const result = await env.run('loanCrmDeals', getMany());
+		const items = jsonOf(result);
+		expect(items).toHaveLength(20);
+		for (const item of items) {
+			expect(Object.keys(item)).toEqual(SUMMARY_KEYS);
+			expect(Object.values(item).filter((value) => value !== null && typeof value === 'object')).toEqual([]);
+			const stored = env.sandbox.data.get('deals', item.id as string)?.attributes;
+			expect([item.settledDate, item.proposedLoanAmount, item.loanPurpose]).toEqual([stored?.dates?.settled ?? null, stored?.opportunity?.proposedLoanAmount ?? null, stored?.opportunity?.loanPurpose ?? null]);
+		}
+		expect(decodedQuery(env.sandbox.apiRequests()[0].rawQuery)).toBe('page[size]=20');
+	});
+
+	it("Simplify off: every field, exactly version 1's default output", async () => {
+		const v1_1 = jsonOf(await env.run('loanCrmDeals', getMany({ simplify: false })));
+		const v1 = jsonOf(await env.run('loanCrmDeals', getMany(), { typeVersion: 1 }));
+		expect(v1_1).toHaveLength(20);
+		expect(v1_1).toEqual(v1);
+		expect(Object.keys(v1_1[0])).toEqual(expect.arrayContaining(['type', 'dates', 'opportunity', 'splits']));
+	});
+
+	it('Options → Fields wins over Simplify (* for every field); Include still adds the related records', async () => {
+		const named = jsonOf(await env.run('loanCrmDeals', getMany({ limit: 3, options: { fields: 'name,splits' } })));
+		const every = jsonOf(await env.run('loanCrmDeals', getMany({ limit: 3, options: { fields: '*' } })));
+		const included = jsonOf(await env.run('loanCrmDeals', getMany({ limit: 3, options: { include: 'customStatus' } })));
+		expect(env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery))).toEqual([
+			'fields[deals]=name,splits&page[size]=3',
+			'page[size]=3',
+			'include=customStatus&page[size]=3',
+		]);
+		expect(named.map((item) => Object.keys(item))).toEqual([0, 1, 2].map(() => ['id', 'type', 'name', 'splits']));
+		expect(every.map((item) => Object.keys(item).length)).toEqual([0, 1, 2].map(() => 13));
+		for (const item of included) {
+			expect(Object.keys(item)).toEqual([...SUMMARY_KEYS, 'customStatus']);
+			expect(item.customStatus === null || (item.customStatus as { type?: string }).type === 'custom-statuses').toBe(true);
+		}
+		expect(included.some((item) => item.customStatus !== null)).toBe(true);
+	});
+
+	it('Deal → Get and the deal of a deal structure give the same summary; records of other types every field, with no Simplify to set', async () => {
+		const deal = jsonOf(await env.run('loanCrmDeals', { resource: 'deal', operation: 'get', dealId: ids().dealWithNotes }));
+		const ofStructure = jsonOf(await env.run('loanCrmDeals', { resource: 'dealStructure', operation: 'getDeal', dealStructureId: ids().dealStructure }));
+		expect(deal).toHaveLength(1);
+		expect(ofStructure).toEqual(deal);
+		expect(Object.keys(deal[0])).toEqual(SUMMARY_KEYS);
+		const notes = jsonOf(await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithNotes, simplify: false }));
+		expect(notes.length).toBeGreaterThan(1);
+		for (const note of notes) expect(Object.keys(note)).toEqual(['id', 'type', 'dealId', 'title', 'writtenBy', 'detail']);
 	});
 });
 

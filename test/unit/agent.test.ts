@@ -1,12 +1,25 @@
-/** The agent helpers on their own: compact records, filter syntax answers, tool descriptions per shape. */
-import type { INode } from 'n8n-workflow';
+/**
+ * The agent helpers on their own: compact records, filter syntax answers, tool descriptions and
+ * arguments per shape, parameters per version, record summaries.
+ */
+import type { INode, INodeProperties } from 'n8n-workflow';
 
 import { OPERATIONS as CONTACT_OPERATIONS } from '../../nodes/LoanCrmContacts/operations';
 import { OPERATIONS as DEAL_OPERATIONS } from '../../nodes/LoanCrmDeals/operations';
-import { AGENT_DEFAULT_LIMIT, agentProperties, toolDescriptionOf, withAgentLimit } from '../../nodes/shared/description/toolDescription';
+import { OPERATIONS as TASK_OPERATIONS } from '../../nodes/LoanCrmLeadsAndTasks/operations';
+import { OPERATIONS as ASSET_OPERATIONS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
+import { AGENT_DEFAULT_LIMIT, fromAIExpression, toolArgumentKey, toolArguments } from '../../nodes/shared/description/toolArguments';
+import { agentProperties, toolDescriptionOf, toolDescriptionV1 } from '../../nodes/shared/description/toolDescription';
+import { typeWords } from '../../nodes/shared/description/typeWords';
+import { forVersions } from '../../nodes/shared/description/versions';
 import { compactRecord } from '../../nodes/shared/execution/toolOutput';
 import { checkFilterSyntax } from '../../nodes/shared/input/filterSyntax';
+import type { OperationSpec } from '../../nodes/shared/service/catalogue';
 import { RESOURCE_TYPES } from '../../nodes/shared/service/schema';
+import { summarize } from '../../nodes/shared/service/summary';
+
+const ALL_OPERATIONS: readonly OperationSpec[] = [...DEAL_OPERATIONS, ...CONTACT_OPERATIONS, ...TASK_OPERATIONS, ...ASSET_OPERATIONS];
+const opName = (spec: OperationSpec) => `${spec.resource}.${spec.operation}`;
 
 const node = { name: 'Loan CRM Deals', type: 'n8n-nodes-loan-crm.loanCrmDeals' } as INode;
 const deals = RESOURCE_TYPES.deals;
@@ -56,42 +69,210 @@ describe('checkFilterSyntax', () => {
 });
 
 describe('tool properties and descriptions', () => {
-	it('one Tool Description per operation, shown only on the tool, defaulting to its text; Output only on the tool', () => {
+	it('one Tool Description per operation and version, shown only on the tool, defaulting to its text; Output only on a version 1 tool', () => {
 		const properties = agentProperties(DEAL_OPERATIONS);
 		const descriptions = properties.filter((property) => property.name === 'toolDescription');
-		expect(descriptions).toHaveLength(DEAL_OPERATIONS.length);
+		expect(descriptions).toHaveLength(2 * DEAL_OPERATIONS.length);
 		for (const [index, spec] of DEAL_OPERATIONS.entries()) {
-			expect(descriptions[index].default).toBe(toolDescriptionOf(spec));
-			expect(descriptions[index].displayOptions).toEqual({ show: { '@tool': [true], resource: [spec.resource], operation: [spec.operation] } });
+			const [v1, v1_1] = [descriptions[index], descriptions[DEAL_OPERATIONS.length + index]];
+			expect(v1.default).toBe(toolDescriptionV1(spec));
+			expect(v1.displayOptions).toEqual({ show: { '@tool': [true], '@version': [1], resource: [spec.resource], operation: [spec.operation] } });
+			expect(v1_1.default).toBe(toolDescriptionOf(spec));
+			expect(v1_1.displayOptions).toEqual({ show: { '@tool': [true], '@version': [{ _cnd: { gte: 1.1 } }], resource: [spec.resource], operation: [spec.operation] } });
 		}
 		const output = properties.find((property) => property.name === 'agentOutput');
-		expect([output?.default, output?.displayOptions]).toEqual(['compact', { show: { '@tool': [true] } }]);
+		expect([output?.default, output?.displayOptions]).toEqual(['compact', { show: { '@tool': [true], '@version': [1] } }]);
 	});
 
-	it("the tool's Limit is the node's with default 10, the node's own stays 50", () => {
-		const limit = { displayName: 'Limit', name: 'limit', type: 'number' as const, default: 50, displayOptions: { show: { resource: ['deal'], '@tool': [false] } } };
-		expect(withAgentLimit([limit])).toEqual([limit, { ...limit, default: AGENT_DEFAULT_LIMIT, displayOptions: { show: { resource: ['deal'], '@tool': [true] } } }]);
-		expect(AGENT_DEFAULT_LIMIT).toBe(10);
-	});
-
-	it('a create that can look first says what If Already Exists does, in the parameter and value names; others do not mention it', () => {
+	it('version 1: a create that can look first says what If Already Exists does, in the parameter and value names; others do not mention it', () => {
 		const contactCreate = CONTACT_OPERATIONS.find((spec) => spec.resource === 'contact' && spec.operation === 'create');
-		expect(contactCreate && toolDescriptionOf(contactCreate)).toContain(
+		expect(contactCreate && toolDescriptionV1(contactCreate)).toContain(
 			'When a contact with the same email already exists (case does not matter), ifAlreadyExists decides: createAnother (default) creates one more; returnExisting creates only if none exists, else returns the existing contact unchanged (the oldest, with matchCount); stopWithError creates only if none exists, else fails naming its ID. Except with createAnother, the result has outcome: created or found.',
 		);
 		const referenceCreate = DEAL_OPERATIONS.find((spec) => spec.resource === 'dealExternalReference' && spec.operation === 'create');
-		expect(referenceCreate && toolDescriptionOf(referenceCreate)).toContain('When a deal external reference with the same deal, integration and external reference already exists');
+		expect(referenceCreate && toolDescriptionV1(referenceCreate)).toContain('When a deal external reference with the same deal, integration and external reference already exists');
 		const others = [...DEAL_OPERATIONS, ...CONTACT_OPERATIONS].filter((spec) => spec !== contactCreate && spec !== referenceCreate);
 		expect(others.length).toBeGreaterThan(10);
-		for (const spec of others) expect(toolDescriptionOf(spec)).not.toContain('ifAlreadyExists');
+		for (const spec of others) expect(toolDescriptionV1(spec)).not.toContain('ifAlreadyExists');
 	});
 
-	it('a create says what is required; a delete warns', () => {
+	it('version 1.1: a create that can look first takes If_Already_Exists as an optional argument (default createAnother) and says what it does', () => {
+		const contactCreate = CONTACT_OPERATIONS.find((spec) => spec.resource === 'contact' && spec.operation === 'create');
+		expect(contactCreate).toBeDefined();
+		const argument = toolArguments(contactCreate as OperationSpec).find((entry) => entry.key === 'If_Already_Exists');
+		expect(argument).toMatchObject({ path: ['ifAlreadyExists'], type: 'string', default: 'createAnother' });
+		expect(toolDescriptionOf(contactCreate as OperationSpec)).toContain('When a contact with the same email already exists (case does not matter), If_Already_Exists decides: createAnother (default)');
+		const others = [...DEAL_OPERATIONS, ...CONTACT_OPERATIONS].filter((spec) => spec.matchExistingBy === undefined);
+		expect(others.length).toBeGreaterThan(10);
+		for (const spec of others) expect(toolArguments(spec).some((entry) => entry.key === 'If_Already_Exists')).toBe(false);
+	});
+
+	it('version 1 texts: a create says what is required; a delete warns', () => {
 		const create = CONTACT_OPERATIONS.find((spec) => spec.shape === 'create');
-		expect(create && toolDescriptionOf(create)).toMatch(/Optional fields: .*gender \(one of Male, Female, Undisclosed\)/);
+		expect(create && toolDescriptionV1(create)).toMatch(/Optional fields: .*gender \(one of Male, Female, Undisclosed\).*contactGroupId \(ID of the contact group .*, a whole number\)\./);
 		const remove = DEAL_OPERATIONS.find((spec) => spec.shape === 'delete');
-		expect(remove && toolDescriptionOf(remove)).toBe(
+		expect(remove && toolDescriptionV1(remove)).toBe(
 			'Delete a deal note in Loan CRM: delete a note from a deal permanently. Needs dealNoteId (ID of the deal note to delete, a whole number). Permanent: only call it when the user asked to delete this record.',
 		);
+	});
+
+	it('version 1.1 texts name every argument the tool has, by its key, and no other', () => {
+		expect(ALL_OPERATIONS.length).toBe(25);
+		for (const spec of ALL_OPERATIONS) {
+			const text = toolDescriptionOf(spec);
+			const keys = toolArguments(spec).map((entry) => entry.key);
+			const sentences = [...text.matchAll(/(?:Required|Optional) arguments[^:]*: (.*?)\)\.(?= |$)/g)].map((match) => `${match[1]})`);
+			const named = sentences.flatMap((sentence) => sentence.split('; ').map((part) => part.split(' (')[0]));
+			expect({ op: opName(spec), named }).toEqual({ op: opName(spec), named: keys });
+		}
+		const remove = DEAL_OPERATIONS.find((spec) => spec.shape === 'delete');
+		expect(remove && toolDescriptionOf(remove)).toBe(
+			'Delete a deal note in Loan CRM: delete a note from a deal permanently. Required arguments: Deal_Note_ID (its ID, a whole number). Permanent: only call it when the user asked to delete this record.',
+		);
+		const create = CONTACT_OPERATIONS.find((spec) => spec.shape === 'create');
+		expect(create && toolDescriptionOf(create)).toContain(
+			'Optional arguments (numbers and true/false as text): Title (text); First_Name (text);',
+		);
+		expect(create && toolDescriptionOf(create)).toContain('Gender (one of Male, Female, Undisclosed);');
+	});
+
+	it('type words: lists are lists, objects name their members, rates are fractions, written date-times carry a zone', () => {
+		const deals = RESOURCE_TYPES.deals.attributes;
+		expect(typeWords(deals.splits, 'read')).toMatch(/^list of objects, each with loanTermYears \(number\), .*interestRate \(number, a decimal fraction: 0\.055 means 5\.5%\), .*repaymentHolidayEndDate \(date YYYY-MM-DD\)$/);
+		expect(typeWords(deals.dates, 'read')).toBe(
+			'object with settled, lodged, financeClause, notProceeding, approved, preApproved, conditionallyApproved, preApprovedExpiry, estimatedSettled (date YYYY-MM-DD, each)',
+		);
+		expect(typeWords(deals.opportunity, 'read')).toBe('object with proposedLoanAmount (number), securityAmount (number), summaryNotes (text), loanPurpose (text)');
+		expect(typeWords(RESOURCE_TYPES['deal-structures'].attributes.interestRate, 'write')).toBe('number, a decimal fraction: 0.055 means 5.5%');
+		expect(typeWords(RESOURCE_TYPES.tasks.attributes.dueDate, 'write')).toBe('date-time, ISO 8601 with its offset or Z, e.g. 2026-11-21T09:30:00+10:00');
+		expect(typeWords(deals.updated, 'read')).toBe('date-time, ISO 8601 UTC');
+	});
+});
+
+describe('tool arguments (version 1.1)', () => {
+	it("use the editor's key for each parameter: its display name with _ for other characters", () => {
+		expect(['Limit', 'Task ID', 'Due Date', 'Capitalise LMI', 'Deal', 'Contact Group IDs'].map(toolArgumentKey)).toEqual([
+			'Limit',
+			'Task_ID',
+			'Due_Date',
+			'Capitalise_LMI',
+			'Deal',
+			'Contact_Group_IDs',
+		]);
+		for (const spec of ALL_OPERATIONS) {
+			const keys = toolArguments(spec).map((entry) => entry.key);
+			// n8n-core rejects two $fromAI calls with one key but different descriptions.
+			expect({ op: opName(spec), duplicates: keys.filter((key, index) => keys.indexOf(key) !== index) }).toEqual({ op: opName(spec), duplicates: [] });
+			for (const entry of toolArguments(spec)) expect(entry.key).toBe(toolArgumentKey(entry.displayName));
+		}
+	});
+
+	it("IDs and required fields are required; everything optional has a default ('' sends nothing)", () => {
+		const byOp = Object.fromEntries(ALL_OPERATIONS.map((spec) => [opName(spec), toolArguments(spec)]));
+		const summary = (op: string) => byOp[op].map((entry) => `${entry.key}:${entry.type}${entry.default === undefined ? '!' : `=${JSON.stringify(entry.default)}`}`);
+		expect(summary('deal.getMany')).toEqual(['Filter:string=""', 'Sort:string=""', `Limit:number=${AGENT_DEFAULT_LIMIT}`, 'Fields:string=""']);
+		expect(summary('deal.get')).toEqual(['Deal:number!', 'Fields:string=""']);
+		expect(summary('dealNote.getMany')).toEqual(['Deal:number!']);
+		expect(summary('dealNote.delete')).toEqual(['Deal_Note_ID:number!']);
+		expect(summary('dealExternalReference.create')).toEqual(['External_Reference:string!', 'Integration_ID:number!', 'Deal:number!', 'If_Already_Exists:string="createAnother"']);
+		expect(summary('contactCategory.update')).toEqual(['Contact_Category_ID:number!', 'Name:string!']);
+		expect(summary('task.update')).toEqual([
+			'Task_ID:number!',
+			...['Title', 'Detail', 'Progress', 'Priority', 'Due_Date', 'Assignee_ID', 'Residential_Deal', 'Contact_Group_IDs', 'Asset_Finance_Diversified_Deal', 'Commercial_Finance_Diversified_Deal'].map((key) => `${key}:string=""`),
+		]);
+		expect(byOp['task.update'].map((entry) => entry.path.join('.'))).toEqual([
+			'taskId',
+			...['title', 'detail', 'progress', 'priority', 'dueDate', 'assigneeId', 'residentialDealId', 'contactGroupIds', 'assetFinanceDiversifiedDealId', 'commercialFinanceDiversifiedDealId'].map((name) => `updateFields.${name}`),
+		]);
+	});
+
+	it("are written in n8n's override format, with a quote the description does not contain", () => {
+		const [filter, , limit] = toolArguments(DEAL_OPERATIONS[0]);
+		expect(fromAIExpression(limit)).toBe(
+			"={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Limit', `How many records to return at most (default 10); ask for more only when needed.`, 'number', 10) }}",
+		);
+		expect(fromAIExpression(filter)).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('Filter', `Filter in the service's function syntax .*`, 'string', ''\) \}\}$/);
+		expect(fromAIExpression({ ...filter, description: 'Has `ticks` and "quotes"' })).toContain(`$fromAI('Filter', 'Has \`ticks\` and "quotes"', 'string', '')`.replace('\\`', '`'));
+		expect(fromAIExpression({ ...filter, description: 'Has `ticks`' })).toContain(`$fromAI('Filter', "Has \`ticks\`", 'string', '')`.replace(/\\`/g, '`'));
+		for (const spec of ALL_OPERATIONS) {
+			for (const entry of toolArguments(spec)) expect({ key: entry.key, description: entry.description }).toEqual({ key: entry.key, description: expect.not.stringMatching(/[`\\]/) });
+		}
+	});
+});
+
+describe('parameters per version (forVersions)', () => {
+	const limit: INodeProperties = { displayName: 'Limit', name: 'limit', type: 'number', default: 50, displayOptions: { show: { resource: ['deal'] } } };
+	const show = (property: INodeProperties) => property.displayOptions?.show;
+
+	it('nothing differs: one parameter for every version and variant', () => {
+		expect(forVersions(limit, {})).toEqual([limit]);
+	});
+
+	it("the Limit: the plain node's (50) in every version, 10 on a version 1 tool, the model's on a version 1.1 tool", () => {
+		const copies = forVersions(limit, { v1Tool: { default: 10 }, v1_1Tool: { default: '={{ $fromAI(...) }}' } });
+		expect(copies.map((copy) => [copy.default, show(copy)])).toEqual([
+			[50, { resource: ['deal'], '@tool': [false] }],
+			[10, { resource: ['deal'], '@version': [1], '@tool': [true] }],
+			['={{ $fromAI(...) }}', { resource: ['deal'], '@version': [{ _cnd: { gte: 1.1 } }], '@tool': [true] }],
+		]);
+	});
+
+	it('a new text for version 1.1, or none: one copy per version', () => {
+		expect(forVersions(limit, { v1_1: { description: 'new' } }).map((copy) => [copy.description, show(copy)])).toEqual([
+			[undefined, { resource: ['deal'], '@version': [1] }],
+			['new', { resource: ['deal'], '@version': [{ _cnd: { gte: 1.1 } }] }],
+		]);
+		expect(forVersions(limit, { v1_1: null }).map(show)).toEqual([{ resource: ['deal'], '@version': [1] }]);
+	});
+});
+
+describe('summaries (Simplify in version 1.1)', () => {
+	const deal = {
+		id: '1',
+		type: 'deals',
+		name: 'Smith',
+		dealStatus: 'Settled',
+		totalLoanAmount: 500000,
+		dealType: 'Residential',
+		lenderName: 'ANZ',
+		customStatusName: null,
+		created: '2026-01-01T00:00:00Z',
+		updated: '2026-02-01T00:00:00Z',
+		dates: { settled: '2026-02-01', lodged: '2026-01-10', approved: null, notProceeding: null },
+		opportunity: { proposedLoanAmount: 510000, securityAmount: 800000, summaryNotes: 'long text', loanPurpose: 'Refinance' },
+		splits: [{ amount: 500000 }],
+		contacts: [{ id: '7', type: 'contacts' }],
+	};
+
+	it("a deal: id, then its type's summary fields in order, nested members lifted and named plainly, missing ones null; included records after", () => {
+		const summary = summarize(deal);
+		expect(Object.keys(summary)).toEqual([
+			'id',
+			'name',
+			'dealStatus',
+			'customStatusName',
+			'dealType',
+			'lenderName',
+			'totalLoanAmount',
+			'proposedLoanAmount',
+			'securityAmount',
+			'loanPurpose',
+			'lodgedDate',
+			'approvedDate',
+			'financeClauseDate',
+			'preApprovedExpiryDate',
+			'estimatedSettledDate',
+			'settledDate',
+			'created',
+			'updated',
+			'contacts',
+		]);
+		expect(summary).toMatchObject({ proposedLoanAmount: 510000, loanPurpose: 'Refinance', lodgedDate: '2026-01-10', settledDate: '2026-02-01', financeClauseDate: null, contacts: deal.contacts });
+		expect(summarize({ ...deal, dates: null, opportunity: undefined })).toMatchObject({ lodgedDate: null, proposedLoanAmount: null });
+	});
+
+	it('a record of a type without a summary is given whole', () => {
+		const note = { id: '2', type: 'deal-notes', title: 'T', detail: 'D', writtenBy: 'W' };
+		expect(summarize(note)).toBe(note);
 	});
 });

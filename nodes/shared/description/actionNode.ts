@@ -1,5 +1,5 @@
 /**
- * What every action node of the package shares: group, version, connections, credential and the
+ * What every action node of the package shares: group, versions, connections, credential and the
  * parameters derived from its operation catalogue. Each node file states the rest itself, where
  * n8n's lint rules look for it.
  */
@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CatalogueDefaults, OperationSpec } from '../service/catalogue';
 import { buildProperties } from './descriptions';
+import { DEFAULT_VERSION, NODE_VERSIONS } from './versions';
 
 type SharedPart = Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'icon' | 'defaults' | 'subtitle' | 'usableAsTool'>;
 
@@ -19,7 +20,8 @@ export function actionNodeBase(
 ): SharedPart {
 	return {
 		group: ['transform'],
-		version: 1,
+		version: NODE_VERSIONS,
+		defaultVersion: DEFAULT_VERSION,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'loanCrmOAuth2Api', required: true }],

@@ -6,6 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { CatalogueDefaults, IfExists, OperationSpec } from '../service/catalogue';
 import {
 	IF_EXISTS_DEFAULT,
+	IF_EXISTS_DISPLAY_NAME,
 	IF_EXISTS_PARAMETER,
 	MATCH_COUNT_FIELD,
 	OUTCOME_FIELD,
@@ -22,9 +23,22 @@ import { byDisplayName, writeFieldProperty } from './fieldProperties';
 import { idParameterLabel, idSourceOf, locatorProperty } from './locators';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
 import { RESOURCE_TYPES } from '../service/schema';
-import { agentProperties, withAgentLimit } from './toolDescription';
+import { hasSummary } from '../service/summary';
+import { AGENT_DEFAULT_LIMIT, fromAIExpression, toolArguments } from './toolArguments';
+import type { ToolArgument } from './toolArguments';
+import { agentProperties } from './toolDescription';
+import type { VersionChanges } from './versions';
+import { forVersions } from './versions';
 
 const READ_SHAPES = new Set(['getMany', 'getRelatedMany', 'get', 'getById']);
+
+/** A parameter as version 1 defines it, and how the other versions and variants differ (versions.ts). */
+interface Versioned {
+	property: INodeProperties;
+	changes?: VersionChanges;
+}
+
+const sameInEvery = (property: INodeProperties): Versioned => ({ property });
 
 /** Shown for every operation: act as another adviser than the credential's User ID; how many requests at once. */
 const REQUEST_OPTIONS: INodeProperties = {
@@ -121,15 +135,20 @@ function idProperties(spec: OperationSpec): INodeProperties[] {
 	});
 }
 
-/** Options → Fields: a sparse fieldset of the operation's type. */
-function fieldsOption(label: string): INodeProperties {
+/** Options → Fields: a sparse fieldset of the operation's type; from version 1.1 on, * for every field, and it wins over Simplify. */
+function fieldsOption(spec: OperationSpec, version: 1 | 1.1): INodeProperties {
+	const label = RESOURCE_TYPES[spec.type].label;
+	const empty = hasSummary(spec.type) ? "empty leaves the choice to Simplify" : 'empty returns every field';
 	return {
 		displayName: 'Fields',
 		name: 'fields',
 		type: 'string',
 		default: '',
 		placeholder: 'name,updated',
-		description: `Comma-separated attributes to return for each ${label}; empty returns all`,
+		description:
+			version === 1
+				? `Comma-separated attributes to return for each ${label}; empty returns all`
+				: `Comma-separated attributes to return for each ${label}, as the service names them (nested objects stay nested), or * for every field. Set, it wins over Simplify; ${empty}.`,
 	};
 }
 
@@ -157,12 +176,13 @@ function optionsCollection(spec: OperationSpec, options: INodeProperties[]): INo
 }
 
 /** Get by ID: the record's related records and a sparse fieldset, as on Get Many. */
-function getByIdProperties(spec: OperationSpec): INodeProperties[] {
-	return [optionsCollection(spec, [fieldsOption(RESOURCE_TYPES[spec.type].label), INCLUDE_OPTION])];
+function getByIdProperties(spec: OperationSpec): Versioned[] {
+	const options = (version: 1 | 1.1) => [fieldsOption(spec, version), INCLUDE_OPTION];
+	return [{ property: optionsCollection(spec, options(1)), changes: { v1_1: { options: byDisplayName(options(1.1)) } } }];
 }
 
 /** Return All and Limit of a collection read, and for searchable collections the query Options. */
-function getManyProperties(spec: OperationSpec): INodeProperties[] {
+function getManyProperties(spec: OperationSpec): Versioned[] {
 	const label = RESOURCE_TYPES[spec.type].label;
 	const returnAll: INodeProperties = {
 		displayName: 'Return All',
@@ -175,29 +195,31 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 	// A related collection (a deal's notes) returned every record before Return All existed; saved
 	// workflows, which do not store a value equal to the default, keep doing so.
 	if (spec.shape === 'getRelatedMany') returnAll.default = true;
-	const paging: INodeProperties[] = [
-		returnAll,
+	const paging: Versioned[] = [
+		sameInEvery(returnAll),
 		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: showFor(spec, { returnAll: [false], '@tool': [false] }),
+			property: {
+				displayName: 'Limit',
+				name: 'limit',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 50,
+				description: 'Max number of results to return',
+				displayOptions: showFor(spec, { returnAll: [false] }),
+			},
+			// A tool's answer stays affordable: 50 deals were ~41,000 characters for a model to read.
+			changes: { v1Tool: { default: AGENT_DEFAULT_LIMIT } },
 		},
 	];
 	// Related-collection endpoints take no filter, sort or include.
 	if (spec.shape === 'getRelatedMany') return paging;
-	return [
-		...paging,
-		optionsCollection(spec, [
-			conditionsProperty(spec.type, {
-				name: 'conditions',
-				description: `Only ${label} records matching all these conditions. Combined with Filter when both are set.`,
-			}),
-			fieldsOption(label),
-			{
+	const options = (version: 1 | 1.1): INodeProperties[] => [
+		conditionsProperty(spec.type, {
+			name: 'conditions',
+			description: `Only ${label} records matching all these conditions. Combined with Filter when both are set.`,
+		}),
+		fieldsOption(spec, version),
+		{
 				displayName: 'Filter',
 				name: 'filter',
 				type: 'string',
@@ -212,20 +234,34 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 				type: 'string',
 				default: '',
 				placeholder: '-updated,lastName',
-				description: 'Comma-separated fields to sort by; prefix a field with - for descending. Default is by ID ascending, which also pages most cheaply.',
-			},
-		]),
+			description: 'Comma-separated fields to sort by; prefix a field with - for descending. Default is by ID ascending, which also pages most cheaply.',
+		},
 	];
+	return [...paging, { property: optionsCollection(spec, options(1)), changes: { v1_1: { options: byDisplayName(options(1.1)) } } }];
 }
 
-function simplifyProperty(spec: OperationSpec): INodeProperties {
+/**
+ * Version 1: on, every field flattened; off, the service's JSON:API. Version 1.1: on, the record's
+ * summary; off, every field flattened (version 1's default); shown only for types with a summary
+ * (the others are flat already and always give every field).
+ */
+function simplifyProperty(spec: OperationSpec): Versioned {
 	return {
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return a simplified version of the response instead of the raw data',
-		displayOptions: showFor(spec),
+		property: {
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+			displayOptions: showFor(spec),
+		},
+		changes: {
+			v1_1: hasSummary(spec.type)
+				? {
+						description: `Whether to return only the fields people and agents look at first (for a ${RESOURCE_TYPES[spec.type].label}: name, status, amounts, key dates, lender), flat, one table row per record. Off returns every field, nested ones included; Options → Fields picks others.`,
+					}
+				: null,
+		},
 	};
 }
 
@@ -259,7 +295,7 @@ function ifExistsProperty(spec: OperationSpec): INodeProperties {
 		},
 	];
 	return {
-		displayName: 'If Already Exists',
+		displayName: IF_EXISTS_DISPLAY_NAME,
 		name: IF_EXISTS_PARAMETER,
 		type: 'options',
 		options,
@@ -296,6 +332,25 @@ function writeProperties(spec: OperationSpec): INodeProperties[] {
 	return properties;
 }
 
+/** The value a version 1.1 tool starts with in `property`: the model fills the arguments in it. */
+function toolDefault(property: INodeProperties, wired: ToolArgument[]): INodeProperties['default'] | undefined {
+	const mine = wired.filter((entry) => entry.path[0] === property.name);
+	if (mine.length === 0) return undefined;
+	if (property.type === 'collection') return Object.fromEntries(mine.map((entry) => [entry.path[1], fromAIExpression(entry)]));
+	const expression = fromAIExpression(mine[0]);
+	// `__rl` as the editor stores a locator, so the editor does not save a value equal to this default.
+	return property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: expression } : expression;
+}
+
+/** An operation's parameters as each version and variant shows them, its tool's arguments wired in version 1.1. */
+function versioned(spec: OperationSpec, entries: Versioned[]): INodeProperties[] {
+	const wired = toolArguments(spec);
+	return entries.flatMap(({ property, changes = {} }) => {
+		const fromModel = toolDefault(property, wired);
+		return forVersions(property, fromModel === undefined ? changes : { ...changes, v1_1Tool: { ...changes.v1_1Tool, default: fromModel } });
+	});
+}
+
 /** Every parameter of a node: resource, operation, then each operation's own. */
 export function buildProperties(
 	operations: readonly OperationSpec[],
@@ -308,11 +363,12 @@ export function buildProperties(
 		...agentProperties(operations),
 	];
 	for (const spec of operations) {
-		properties.push(...idProperties(spec));
-		if (spec.shape === 'getMany' || spec.shape === 'getRelatedMany') properties.push(...withAgentLimit(getManyProperties(spec)));
-		if (spec.shape === 'getById') properties.push(...getByIdProperties(spec));
-		if (spec.shape === 'create' || spec.shape === 'update') properties.push(...writeProperties(spec));
-		if (READ_SHAPES.has(spec.shape)) properties.push(simplifyProperty(spec));
+		const entries: Versioned[] = idProperties(spec).map(sameInEvery);
+		if (spec.shape === 'getMany' || spec.shape === 'getRelatedMany') entries.push(...getManyProperties(spec));
+		if (spec.shape === 'getById') entries.push(...getByIdProperties(spec));
+		if (spec.shape === 'create' || spec.shape === 'update') entries.push(...writeProperties(spec).map(sameInEvery));
+		if (READ_SHAPES.has(spec.shape)) entries.push(simplifyProperty(spec));
+		properties.push(...versioned(spec, entries));
 	}
 	properties.push(REQUEST_OPTIONS);
 	return properties;

@@ -1,25 +1,26 @@
 /**
  * What an AI agent (or n8n's MCP Server Trigger) reads about each action node's tools: the tool
- * description per operation, the tool's own Limit default and its Output option.
+ * description per operation and version, and version 1's Output option.
  *
- * How n8n makes a tool of a node (read in the installed n8n 2.30.0 and 1.123.81 and in
- * n8n-workflow/n8n-core 2.41; 1.123 has the same code minus the expression resolver of
- * toolDescription; the MCP e2e runs on 2.30):
+ * How n8n makes a tool of a node (read in n8n 1.123.81, 2.30.0 and 2.41.0; 1.123 has the same code
+ * minus the expression resolver of toolDescription):
  * - `usableAsTool: true` makes the loader (cli createAiTools → convertNodeToAiTool) register a copy
  *   named `<name>Tool` with inputs [] and outputs [ai_tool]. `usableAsTool: { replacements }` only
  *   swaps top-level description fields (displayName, description, …), never per-operation texts.
  * - convertNodeToAiTool adds "Tool Description" (descriptionType auto|manual + toolDescription)
  *   only when the node has no `toolDescription` property of its own. The tool's description is
  *   NodeHelpers.getToolDescriptionForNode: descriptionType 'auto' or an empty toolDescription gives
- *   makeDescription = "<the operation's action> in <defaults.name>" ("Get many deals in Loan CRM
- *   Deals"); otherwise toolDescription. So each operation has its own toolDescription here, shown
- *   only on the tool (the `@tool` display option), whose default is the agent-grade text below;
- *   the Workflow fills defaults into node.parameters, so the text applies without anyone editing it.
+ *   makeDescription = "<the operation's action> in <defaults.name>"; otherwise toolDescription. So
+ *   each operation has its own toolDescription here, shown only on the tool (the `@tool` display
+ *   option), whose default is the agent-grade text below; the Workflow fills defaults into
+ *   node.parameters, so the text applies without anyone editing it.
+ * - The tool's name is its node's name with other characters than letters, digits, _ and - as _;
+ *   the editor names a new tool node "<action> in <defaults.name>", hence `defaults.name` is
+ *   "Loan CRM" ("Get many deals in Loan CRM": at most 52 characters, under the 64 models accept).
  * - The tool's input schema is only the `$fromAI(key, description, type, default)` calls found in
- *   the parameters (n8n-core createNodeAsTool → getSchema); the editor's ✨ button writes
- *   `$fromAI('<Display_Name>', ``, '<type>')` with an empty description. A parameter's own
- *   description therefore reaches the agent through the tool description (which lists the fields,
- *   their types and known values) or the $fromAI description the workflow author writes (README).
+ *   the parameters (n8n-core createNodeAsTool → getSchema). Version 1.1 ships them as defaults
+ *   (toolArguments.ts); in version 1 the workflow's author wires them (README). Each argument's own
+ *   description is in the schema; the tool description names the arguments and says what comes back.
  * - A call runs the node's execute() with the arguments as the one input item; the node's type ends
  *   in "Tool" (the test n8n's `@tool` display option uses), which is how isToolRun tells. The answer
  *   is JSON.stringify of every output item's json; a thrown error becomes "<message>\n\nDetails:
@@ -28,73 +29,51 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationSpec } from '../service/catalogue';
-import { IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf, matchWords, pathParameters, writeFields } from '../service/catalogue';
+import { IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf, matchWords, pathParameters, writeFields } from '../service/catalogue';
 import { queryableFields } from '../service/fields';
 import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
+import { summaryColumns } from '../service/summary';
 import { sentence } from './fieldProperties';
-
-/** Records a Get Many tool returns when the agent gives no Limit: enough to answer, cheap to read. */
-export const AGENT_DEFAULT_LIMIT = 10;
-
-function typeWords(attribute: AttributeSpec): string {
-	switch (attribute.kind) {
-		case 'enum':
-			return `one of ${(attribute.values ?? []).join(', ')}`;
-		case 'date':
-			return 'date YYYY-MM-DD';
-		case 'dateTime':
-			return 'date-time, ISO 8601 UTC';
-		case 'boolean':
-			return 'true or false';
-		case 'integer':
-			return 'whole number';
-		case 'number':
-			return 'number';
-		case 'object':
-			return 'object';
-		default:
-			return 'text';
-	}
-}
-
-/** `name (text)`, `dealStatus (one of NewLeads, …)`: what each field is, in the parameter's or attribute's name. */
-function fieldList(attributes: Record<string, AttributeSpec>, names: string[]): string {
-	return names.map((name) => `${name} (${typeWords(attributes[name])})`).join('; ');
-}
+import type { ToolArgument } from './toolArguments';
+import { AGENT_DEFAULT_LIMIT, toolArgumentKey, toolArguments } from './toolArguments';
+import { exampleFilter, fieldList, typeWords } from './typeWords';
 
 const FILTER_SYNTAX =
 	"Filter syntax is functions, not operators: equals(field,'value'), lessThan, lessOrEqual, greaterThan, greaterOrEqual, contains, startsWith, endsWith, any(field,'a','b'), not(…), and(…,…), or(…,…); every value in single quotes (a quote inside doubled: 'O''Connor'), dates as 'YYYY-MM-DD', null unquoted: equals(field,null).";
 
-function exampleFilter(type: ResourceTypeSpec): string {
-	const attributes = type.attributes;
-	const enumField = Object.entries(attributes).find(([, attribute]) => attribute.kind === 'enum');
-	const dateField = Object.entries(attributes)
-		.sort(([a], [b]) => Number(b === 'updated') - Number(a === 'updated'))
-		.find(([, attribute]) => attribute.kind === 'dateTime' || attribute.kind === 'date');
-	const textField = Object.entries(attributes).find(([, attribute]) => attribute.kind === 'string');
-	const terms: string[] = [];
-	if (enumField) terms.push(`equals(${enumField[0]},'${enumField[1].values?.[enumField[1].values.length - 1] ?? ''}')`);
-	if (dateField) terms.push(`greaterOrEqual(${dateField[0]},'2026-11-01')`);
-	if (terms.length === 0 && textField) terms.push(`contains(${textField[0]},'Smith')`);
-	if (terms.length === 0) return "equals(id,'123')";
-	return terms.length === 1 ? terms[0] : `and(${terms.join(',')})`;
+const COMPACT = 'Empty (null) fields, empty lists and empty objects are left out of answers.';
+
+/** A sentence's start inside another sentence: "The deal" → "the deal"; "ID of" stays. */
+function lowerFirst(text: string): string {
+	return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
+
+/** "Filter and sort on: …": the fields the service can filter and sort a collection on. */
+function queryableLine(type: ResourceTypeSpec): string {
+	const { attributes, paths } = queryableFields(type);
+	return `Filter and sort on: ${attributes.join(', ')}${paths.length > 0 ? `; through relationships: ${paths.join(', ')}` : ''}.`;
+}
+
+// --- version 1: the text saved workflows' tools read (their author wires the arguments) ----------
 
 function readFieldsLine(type: ResourceTypeSpec): string {
 	const attributes = type.attributes as Record<string, AttributeSpec>;
-	const names = Object.keys(attributes);
-	return `Each ${type.label} has id and ${fieldList(attributes, names)}.`;
+	return `Each ${type.label} has id and ${fieldList(attributes, Object.keys(attributes))}.`;
+}
+
+function relationshipWords(relationship: RelationshipSpec): string {
+	const what = lowerFirst(relationship.description);
+	return relationship.toMany ? `comma-separated IDs of the ${what}, whole numbers` : `ID of the ${what}, a whole number`;
 }
 
 function writeLines(spec: OperationSpec): string[] {
 	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
-	const attributes = type.attributes;
 	const { required, optional } = writeFields(spec);
 	const describe = (field: ReturnType<typeof writeFields>['required'][number]) =>
 		field.kind === 'attribute'
-			? `${field.parameter} (${typeWords(attributes[field.name])})`
-			: `${field.parameter} (${(field.relationship as RelationshipSpec).toMany ? 'comma-separated IDs' : 'ID'} of the ${field.relationship.description.charAt(0).toLowerCase()}${field.relationship.description.slice(1)})`;
+			? `${field.parameter} (${typeWords(type.attributes[field.name], 'write')})`
+			: `${field.parameter} (${relationshipWords(field.relationship)})`;
 	const lines: string[] = [];
 	if (required.length > 0) lines.push(`Required: ${required.map(describe).join('; ')}.`);
 	if (optional.length > 0) {
@@ -107,38 +86,35 @@ function writeLines(spec: OperationSpec): string[] {
 
 /**
  * A create that can look for the record first: what the If Already Exists setting does, in the
- * words (parameter and value names) an agent passes when the workflow lets it choose.
+ * words (argument and value names) an agent passes: in version 1 the parameter's name, for a
+ * workflow that lets the agent choose; in version 1.1 the tool argument wired by default.
  */
-function ifExistsLine(spec: OperationSpec): string | undefined {
+function ifExistsLine(spec: OperationSpec, argumentName: string): string | undefined {
 	if (spec.shape !== 'create' || spec.matchExistingBy === undefined) return undefined;
 	const label = RESOURCE_TYPES[spec.type].label;
 	return (
-		`When a ${label} with the same ${matchWords(spec)} already exists (case does not matter), ${IF_EXISTS_PARAMETER} decides: ` +
+		`When a ${label} with the same ${matchWords(spec)} already exists (case does not matter), ${argumentName} decides: ` +
 		`createAnother (default) creates one more; returnExisting creates only if none exists, else returns the existing ${label} unchanged (the oldest, with ${MATCH_COUNT_FIELD}); ` +
 		`stopWithError creates only if none exists, else fails naming its ID. Except with createAnother, the result has ${OUTCOME_FIELD}: created or found.`
 	);
 }
 
-/** The description an agent reads for one operation's tool. */
-export function toolDescriptionOf(spec: OperationSpec): string {
+/** The description a version 1 tool reads for one operation. */
+export function toolDescriptionV1(spec: OperationSpec): string {
 	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
-	const lines = [`${spec.action} in Loan CRM: ${sentence(spec.description.charAt(0).toLowerCase() + spec.description.slice(1))}`];
+	const lines = [`${spec.action} in Loan CRM: ${sentence(lowerFirst(spec.description))}`];
 	const ids = pathParameters(spec);
 	if (ids.length > 0) {
-		lines.push(`Needs ${ids.map((name) => `${name} (${(spec.ids?.[name] ?? `ID of the ${displayNameOf(name).toLowerCase()}`).replace(/\.$/, '')}, a whole number)`).join(' and ')}.`);
+		lines.push(`Needs ${ids.map((name) => `${name} (${lowerFirst(spec.ids?.[name] ?? `ID of the ${displayNameOf(name).toLowerCase()}`).replace(/\.$/, '')}, a whole number)`).join(' and ')}.`);
 	}
 	switch (spec.shape) {
-		case 'getMany': {
-			const { attributes, paths } = queryableFields(type);
+		case 'getMany':
 			lines.push(readFieldsLine(type));
-			lines.push(
-				`Filter and sort on: ${attributes.join(', ')}${paths.length > 0 ? `; through relationships: ${paths.join(', ')}` : ''}.`,
-			);
+			lines.push(queryableLine(type));
 			lines.push(`${FILTER_SYNTAX} Example: ${exampleFilter(type)}.`);
-			lines.push("Sort: comma-separated fields, - for descending, e.g. -updated.");
+			lines.push('Sort: comma-separated fields, - for descending, e.g. -updated.');
 			lines.push(`Returns at most ${AGENT_DEFAULT_LIMIT} records unless a Limit is given (Return All for every record); ask for fewer fields with Fields.`);
 			break;
-		}
 		case 'getRelatedMany':
 		case 'get':
 		case 'getById':
@@ -148,7 +124,7 @@ export function toolDescriptionOf(spec: OperationSpec): string {
 		case 'update':
 			lines.push(...writeLines(spec));
 			lines.push('Returns the record as saved.');
-			lines.push(...[ifExistsLine(spec)].filter((line): line is string => line !== undefined));
+			lines.push(...[ifExistsLine(spec, IF_EXISTS_PARAMETER)].filter((line): line is string => line !== undefined));
 			break;
 		case 'delete':
 			lines.push('Permanent: only call it when the user asked to delete this record.');
@@ -158,23 +134,121 @@ export function toolDescriptionOf(spec: OperationSpec): string {
 	return lines.join(' ');
 }
 
+// --- version 1.1: the arguments come with the tool ------------------------------------------------
+
+/** `a, b (date YYYY-MM-DD, each); c (text)`: consecutive fields of one type named together. */
+function groupedFields(fields: Array<{ name: string; words: string }>): string {
+	const groups: Array<{ names: string[]; words: string }> = [];
+	for (const field of fields) {
+		const last = groups[groups.length - 1];
+		if (last !== undefined && last.words === field.words) last.names.push(field.name);
+		else groups.push({ names: [field.name], words: field.words });
+	}
+	return groups.map((group) => (group.names.length === 1 ? `${group.names[0]} (${group.words})` : `${group.names.join(', ')} (${group.words}, each)`)).join('; ');
+}
+
+/** What each record comes with: the summary for types that have one, else every field. */
+function returnedFields(type: ResourceTypeSpec): string {
+	const columns = summaryColumns(type);
+	const attributes = type.attributes as Record<string, AttributeSpec>;
+	const fields =
+		columns === undefined
+			? Object.keys(attributes).map((name) => ({ name, words: typeWords(attributes[name], 'read') }))
+			: columns.map((column) => ({ name: column.key, words: typeWords(column.attribute, 'read') }));
+	return `id and ${groupedFields(fields)}`;
+}
+
+/** What the Fields argument chooses from: every attribute as the service names it. */
+function everyFieldLine(type: ResourceTypeSpec): string {
+	const attributes = type.attributes as Record<string, AttributeSpec>;
+	const what = summaryColumns(type) === undefined ? 'only the fields named, to save reading' : 'other fields';
+	return `Fields gives ${what}, as the service names them (nested ones stay nested), or * for every field: ${fieldList(attributes, Object.keys(attributes))}.`;
+}
+
+/** "Required arguments: Task_ID (a whole number). Optional arguments, …: Title (text); …" */
+function argumentsLines(spec: OperationSpec): string[] {
+	const list = toolArguments(spec);
+	const named = (entries: ToolArgument[]) => entries.map((entry) => `${entry.key} (${entry.words})`).join('; ');
+	const required = list.filter((entry) => entry.default === undefined);
+	const optional = list.filter((entry) => entry.default !== undefined);
+	const lines: string[] = [];
+	if (required.length > 0) lines.push(`Required arguments: ${named(required)}.`);
+	if (optional.length > 0) {
+		const which =
+			spec.shape === 'update'
+				? 'Optional arguments, only those given change (numbers and true/false as text)'
+				: spec.shape === 'create'
+					? 'Optional arguments (numbers and true/false as text)'
+					: 'Optional arguments';
+		lines.push(`${which}: ${named(optional)}.`);
+	}
+	return lines;
+}
+
+/** The description a version 1.1 tool reads for one operation: its arguments, what comes back. */
+export function toolDescriptionOf(spec: OperationSpec): string {
+	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
+	const lines = [`${spec.action} in Loan CRM: ${sentence(lowerFirst(spec.agentDescription ?? spec.description))}`];
+	lines.push(...argumentsLines(spec));
+	switch (spec.shape) {
+		case 'getMany':
+			lines.push(`Returns at most Limit records, each with ${returnedFields(type)}.`);
+			lines.push(everyFieldLine(type));
+			lines.push(queryableLine(type));
+			lines.push(`${FILTER_SYNTAX} Example: ${exampleFilter(type)}.`);
+			lines.push('Sort: comma-separated fields, - for descending, e.g. -updated.');
+			break;
+		case 'getById':
+			lines.push(`Returns the ${type.label} with ${returnedFields(type)}.`);
+			lines.push(everyFieldLine(type));
+			break;
+		case 'getRelatedMany':
+			lines.push(`Returns every ${type.label}, each with ${returnedFields(type)}.`);
+			break;
+		case 'get':
+			lines.push(`Returns the ${type.label} with ${returnedFields(type)}.`);
+			if (summaryColumns(type) !== undefined) lines.push(`Its other fields come from "Get a ${type.label}" with its id and Fields *.`);
+			break;
+		case 'create':
+		case 'update':
+			lines.push('Returns the record as saved.');
+			lines.push(...[ifExistsLine(spec, toolArgumentKey(IF_EXISTS_DISPLAY_NAME))].filter((line): line is string => line !== undefined));
+			break;
+		case 'delete':
+			lines.push('Permanent: only call it when the user asked to delete this record.');
+			break;
+	}
+	if (spec.shape !== 'delete') lines.push(COMPACT);
+	return lines.join(' ');
+}
+
+/** An operation's tool description in a node version. */
+export function toolDescriptionFor(spec: OperationSpec, version: 1 | 1.1): string {
+	return version === 1 ? toolDescriptionV1(spec) : toolDescriptionOf(spec);
+}
+
 /**
  * Parameters only the tool copy of a node shows (`@tool`): the description the agent reads, one per
- * operation so each gets its own; and how answers are shaped.
+ * operation and version so each gets its own; and, in version 1, how answers are shaped.
  */
 export function agentProperties(operations: readonly OperationSpec[]): INodeProperties[] {
-	const descriptions: INodeProperties[] = operations.map((spec) => ({
+	const description = (spec: OperationSpec, version: 1 | 1.1): INodeProperties => ({
 		displayName: 'Tool Description',
 		name: 'toolDescription',
 		type: 'string',
 		typeOptions: { rows: 6 },
-		default: toolDescriptionOf(spec),
+		default: toolDescriptionFor(spec, version),
 		description:
-			'What the AI agent reads about this tool: what it does, its fields and known values, the filter syntax. The default is written for agents; edit it to add your own rules.',
-		displayOptions: { show: { '@tool': [true], resource: [spec.resource], operation: [spec.operation] } },
-	}));
+			version === 1
+				? 'What the AI agent reads about this tool: what it does, its fields and known values, the filter syntax. The default is written for agents; edit it to add your own rules.'
+				: "What the AI agent reads about this tool: what it does, its arguments, what it returns, the filter syntax. Each argument's own description is on its parameter. The default is written for agents; edit it to add your own rules.",
+		displayOptions: {
+			show: { '@tool': [true], '@version': version === 1 ? [1] : [{ _cnd: { gte: 1.1 } }], resource: [spec.resource], operation: [spec.operation] },
+		},
+	});
 	return [
-		...descriptions,
+		...operations.map((spec) => description(spec, 1)),
+		...operations.map((spec) => description(spec, 1.1)),
 		{
 			displayName: 'Output',
 			name: 'agentOutput',
@@ -183,26 +257,13 @@ export function agentProperties(operations: readonly OperationSpec[]): INodeProp
 				{
 					name: 'Compact',
 					value: 'compact',
-					description: 'Leave out empty (null) fields, empty lists and empty objects: a fraction of the size for the model to read',
+					description: 'What Simplify gives, without empty (null) fields, empty lists and empty objects: a fraction of the size for the model to read',
 				},
-				{ name: 'Full', value: 'full', description: 'Every field, as the node outputs it outside an agent' },
+				{ name: 'Full', value: 'full', description: 'Exactly what Simplify gives, as the node outputs it outside an agent' },
 			],
 			default: 'compact',
-			description: 'What the AI agent receives',
-			displayOptions: { show: { '@tool': [true] } },
+			description: 'What the AI agent receives. Simplify (below) chooses the fields; this only drops empty ones. Node version 1.1 always drops them.',
+			displayOptions: { show: { '@tool': [true], '@version': [1] } },
 		},
 	];
-}
-
-/**
- * A Get Many's parameters with the tool's own Limit after the node's: the same parameter with a
- * smaller default, so one call stays affordable (50 deals are ~49,000 characters for a model to
- * read). The tool description states it.
- */
-export function withAgentLimit(properties: INodeProperties[]): INodeProperties[] {
-	return properties.flatMap((property) => {
-		if (property.name !== 'limit') return [property];
-		const show = { ...property.displayOptions?.show, '@tool': [true] };
-		return [property, { ...property, default: AGENT_DEFAULT_LIMIT, displayOptions: { ...property.displayOptions, show } }];
-	});
 }

@@ -15,7 +15,7 @@ import { readErrors } from '../service/jsonapi';
 import type { FailedExchange } from './apiFailure';
 import { describeFailure } from './apiFailure';
 import type { Explain } from './hints';
-import { hintFor } from './hints';
+import { hintFor, toolArgument } from './hints';
 
 /** What an entry of the table makes of its details. */
 interface Made {
@@ -26,13 +26,26 @@ interface Made {
 	httpCode?: string;
 }
 
+/**
+ * A parameter as messages name it: its label in the editor ("Options → Filter"), and where it sits
+ * in the node's parameters (`['options', 'filter']`) so that, when an AI agent fills it, the message
+ * also names the tool argument the agent knows it by.
+ */
+export type ParameterName = string | { label: string; path: readonly string[] };
+
+/** `"Options → Filter"`, or `"Options → Filter" (tool argument "Filter")` when an agent fills it. */
+function quotedParameter(parameter: ParameterName, node: INode): string {
+	if (typeof parameter === 'string') return `"${parameter}"`;
+	return `"${parameter.label}"${toolArgument(node, parameter.path)}`;
+}
+
 /** Settings problems, input problems and unknown names: a NodeOperationError, nothing was sent. */
 const OPERATION_ERRORS = {
-	/** A parameter's value cannot be used; `parameter` is its label in the editor ("Options → Filter"). */
-	invalidParameter: ({ parameter, problem }: { parameter: string; problem: string }): Made => ({
-		message: `Parameter "${parameter}" ${problem}`,
+	/** A parameter's value cannot be used. */
+	invalidParameter: ({ parameter, problem }: { parameter: ParameterName; problem: string }, node: INode): Made => ({
+		message: `Parameter ${quotedParameter(parameter, node)} ${problem}`,
 	}),
-	requiredParameter: ({ parameter }: { parameter: string }): Made => ({ message: `Parameter "${parameter}" is required` }),
+	requiredParameter: ({ parameter }: { parameter: ParameterName }, node: INode): Made => ({ message: `Parameter ${quotedParameter(parameter, node)} is required` }),
 	nothingToWrite: ({ collection }: { collection: 'Additional Fields' | 'Update Fields' }): Made => ({
 		message: `Add at least one field under "${collection}"`,
 		description: 'Nothing would be sent otherwise.',
@@ -139,7 +152,7 @@ export function operationError<K extends OperationKind>(
 	details: Parameters<(typeof OPERATION_ERRORS)[K]>[0],
 	place: ErrorPlace = {},
 ): NodeOperationError {
-	const made = (OPERATION_ERRORS[kind] as (details: Parameters<(typeof OPERATION_ERRORS)[K]>[0]) => Made)(details);
+	const made = (OPERATION_ERRORS[kind] as (details: Parameters<(typeof OPERATION_ERRORS)[K]>[0], node: INode) => Made)(details, node);
 	const secrets = place.secrets ?? [];
 	return new NodeOperationError(node, redact(made.message, secrets), {
 		itemIndex: place.itemIndex,
@@ -159,7 +172,7 @@ export function apiError<K extends ApiKind>(node: INode, kind: K, details: Param
 }
 
 /** The most used entry, short: `Parameter "<label>" <problem>`. */
-export function invalidParameter(node: INode, parameter: string, problem: string, itemIndex?: number): NodeOperationError {
+export function invalidParameter(node: INode, parameter: ParameterName, problem: string, itemIndex?: number): NodeOperationError {
 	return operationError(node, 'invalidParameter', { parameter, problem }, { itemIndex });
 }
 

@@ -37,12 +37,16 @@ export type Explain =
 	| { rejectedWrite: { fields: readonly WriteFieldHint[] } };
 
 /**
- * ` (tool argument "filter")` when the parameter at `path` is filled by the agent through
- * `$fromAI('filter', …)`: the name the agent knows it by. Empty otherwise.
+ * ` (tool argument "Filter")` when the parameter at `path` is filled by an agent through
+ * `$fromAI('Filter', …)`: the name the agent knows it by. Empty otherwise. Every way a parameter
+ * can hold it: a plain value (the editor's ✨ or an expression typed by hand, alone or inside a
+ * larger expression), a resource locator's value (`{ __rl, mode, value }`, whatever its mode), and
+ * a tool's own default (node version 1.1; n8n fills defaults into the node's parameters).
  */
-export function toolArgument(node: INode, path: string[]): string {
+export function toolArgument(node: INode, path: readonly string[]): string {
 	let value: unknown = node.parameters;
 	for (const key of path) value = value !== null && typeof value === 'object' ? (value as { [key: string]: unknown })[key] : undefined;
+	if (value !== null && typeof value === 'object' && 'value' in value) value = (value as { value: unknown }).value;
 	const key = typeof value === 'string' ? /\$fromAI\(\s*(['"`])([A-Za-z0-9_-]+)\1/.exec(value)?.[2] : undefined;
 	return key === undefined ? '' : ` (tool argument "${key}")`;
 }

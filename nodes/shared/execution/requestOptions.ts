@@ -14,7 +14,7 @@ const REQUESTS_IN_PARALLEL_LABEL = 'Request Options → Requests in Parallel';
 export function userIdOverride(context: IExecuteFunctions, itemIndex: number): string | undefined {
 	const options = context.getNodeParameter('requestOptions', itemIndex, {}) as { userId?: unknown };
 	if (options.userId === undefined || options.userId === '') return undefined;
-	return parseId(context.getNode(), 'Request Options → User ID', options.userId, itemIndex);
+	return parseId(context.getNode(), { label: 'Request Options → User ID', path: ['requestOptions', 'userId'] }, options.userId, itemIndex);
 }
 
 /** The node's Requests in Parallel (a node setting: read for the first item). */

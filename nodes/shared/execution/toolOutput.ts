@@ -1,9 +1,12 @@
 /**
  * A tool run's output: a node runs as an agent's tool when n8n made the `…Tool` copy of it (see
- * description/toolDescription.ts for how n8n does that); its items are compacted unless the tool's
- * Output says Full, because everything an agent receives is text it pays to read.
+ * description/toolDescription.ts for how n8n does that); its items are the node's own (Simplify
+ * chooses the fields), compacted, because everything an agent receives is text it pays to read:
+ * always from node version 1.1 on, unless version 1's Output says Full.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { isVersion1 } from '../description/versions';
 
 /** Whether the node runs as an agent's tool (its type is the `…Tool` copy n8n makes). */
 export function isToolRun(context: Pick<IExecuteFunctions, 'getNode'>): boolean {
@@ -38,9 +41,10 @@ function compactValue(value: unknown): unknown {
 
 export type AgentOutput = 'compact' | 'full';
 
-/** How a tool run's output items are shaped: compact unless the tool's Output says Full. */
+/** How a tool run's output items are shaped: compact, unless a version 1 tool's Output says Full. */
 export function agentOutputShaper(context: IExecuteFunctions, itemIndex: number): (json: IDataObject) => IDataObject {
 	if (!isToolRun(context)) return (json) => json;
+	if (!isVersion1(context.getNode())) return compactRecord;
 	const output = context.getNodeParameter('agentOutput', itemIndex, 'compact') as AgentOutput;
 	return output === 'full' ? (json) => json : compactRecord;
 }

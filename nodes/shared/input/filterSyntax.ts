@@ -5,7 +5,8 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { fieldsSentence, toolArgument } from '../errors/hints';
+import { fieldsSentence } from '../errors/hints';
+import type { ParameterName } from '../errors/factory';
 import { invalidParameter } from '../errors/factory';
 import { FILTER_FUNCTIONS } from '../service/fields';
 import type { ResourceTypeSpec } from '../service/schema';
@@ -43,7 +44,7 @@ function findOperator(expression: string): { operator: string; index: number } |
  * A raw filter (whitespace already removed outside quotes) must be a function call; operators such
  * as `dealStatus = 'Settled'` are answered with the function to write instead, before any request.
  */
-export function checkFilterSyntax(node: INode, parameter: string, typeName: string, type: ResourceTypeSpec, expression: string, itemIndex?: number): void {
+export function checkFilterSyntax(node: INode, parameter: ParameterName, typeName: string, type: ResourceTypeSpec, expression: string, itemIndex?: number): void {
 	const operator = findOperator(expression);
 	const startsWithFunction = /^[A-Za-z]+\(/.test(expression);
 	if (operator === undefined && startsWithFunction) return;
@@ -56,11 +57,9 @@ export function checkFilterSyntax(node: INode, parameter: string, typeName: stri
 		if (/^[A-Za-z][A-Za-z0-9.]*$/.test(field)) suggestion = OPERATOR_FUNCTIONS[operator.operator](field, value);
 	}
 	const got = expression.length > 80 ? `${expression.slice(0, 80)}…` : expression;
-	const argument = toolArgument(node, ['options', 'filter']).trimStart();
-	const prefix = argument === '' ? '' : `${argument} `;
 	const problem = operator
-		? `${prefix}uses the operator ${operator.operator}; the service only understands functions: write ${suggestion} instead of ${got}`
-		: `${prefix}must start with a function such as ${suggestion}; got ${got}`;
+		? `uses the operator ${operator.operator}; the service only understands functions: write ${suggestion} instead of ${got}`
+		: `must start with a function such as ${suggestion}; got ${got}`;
 	throw invalidParameter(
 		node,
 		parameter,

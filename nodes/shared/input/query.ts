@@ -4,6 +4,7 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import type { ParameterName } from '../errors/factory';
 import { invalidParameter } from '../errors/factory';
 import { valuesInListOrder } from '../service/fields';
 import type { QueryParameters } from '../service/jsonapi';
@@ -39,7 +40,7 @@ export function quoteLiteral(value: string): string {
  * Removes whitespace outside quoted literals (the service rejects it) and checks that quotes and
  * parentheses are balanced, so a typo is reported by parameter name instead of by the service.
  */
-export function normalizeFilterExpression(node: INode, parameter: string, expression: string, itemIndex?: number): string {
+export function normalizeFilterExpression(node: INode, parameter: ParameterName, expression: string, itemIndex?: number): string {
 	let result = '';
 	let inQuote = false;
 	let depth = 0;
@@ -196,7 +197,7 @@ export function combineFilters(terms: Array<string | undefined>): string | undef
 	return present.length === 1 ? present[0] : `and(${present.join(',')})`;
 }
 
-function parseKeyList(node: INode, parameter: string, value: unknown, pattern: RegExp, example: string, itemIndex?: number): string[] {
+function parseKeyList(node: INode, parameter: ParameterName, value: unknown, pattern: RegExp, example: string, itemIndex?: number): string[] {
 	if (value === undefined || value === null || value === '') return [];
 	if (typeof value !== 'string') throw invalidParameter(node, parameter, `must be text such as ${example}`, itemIndex);
 	const keys = value
@@ -211,11 +212,14 @@ function parseKeyList(node: INode, parameter: string, value: unknown, pattern: R
 
 /** Where the filter and the conditions are in the node's panel, for messages. */
 export interface QueryLabels {
-	filter: string;
+	filter: ParameterName;
 	conditions: string;
 }
 
-const OPTIONS_LABELS: QueryLabels = { filter: 'Options → Filter', conditions: 'Options → Conditions' };
+/** An option of a collection read's Options, as messages name it (with its tool argument, if any). */
+const option = (displayName: string, name: string): ParameterName => ({ label: `Options → ${displayName}`, path: ['options', name] });
+
+const OPTIONS_LABELS: QueryLabels = { filter: option('Filter', 'filter'), conditions: 'Options → Conditions' };
 
 /** The query of a collection read from its Options collection. */
 export function queryFromOptions(
@@ -236,9 +240,9 @@ export function queryFromOptions(
 	}
 	const conditionList = ((options.conditions as IDataObject | undefined)?.condition ?? []) as FilterCondition[];
 	const built = buildConditionFilter(node, type, conditionList, timeZone, itemIndex, labels.conditions);
-	const sort = parseKeyList(node, 'Options → Sort', options.sort, /^-?[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/, 'lastName,-updated', itemIndex);
-	const include = parseKeyList(node, 'Options → Include', options.include, FIELD_PATH, 'contacts,customStatus', itemIndex);
-	const fieldList = parseKeyList(node, 'Options → Fields', options.fields, /^[A-Za-z][A-Za-z0-9]*$/, 'name,updated', itemIndex);
+	const sort = parseKeyList(node, option('Sort', 'sort'), options.sort, /^-?[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/, 'lastName,-updated', itemIndex);
+	const include = parseKeyList(node, option('Include', 'include'), options.include, FIELD_PATH, 'contacts,customStatus', itemIndex);
+	const fieldList = parseKeyList(node, option('Fields', 'fields'), options.fields, /^[A-Za-z][A-Za-z0-9]*$/, 'name,updated', itemIndex);
 	// The service attaches included resources only when their relationship is in the fieldset.
 	const topLevelIncludes = include.map((path) => path.split('.')[0]);
 	const fields = fieldList.length > 0 ? [...new Set([...fieldList, ...topLevelIncludes])] : [];

@@ -4,6 +4,7 @@
  */
 import type { INode } from 'n8n-workflow';
 
+import type { ParameterName } from '../errors/factory';
 import { invalidParameter } from '../errors/factory';
 import type { AttributeSpec } from '../service/schema';
 
@@ -30,7 +31,7 @@ export function locatorValue(value: unknown): unknown {
 }
 
 /** A path id: a whole number from 1 to 2147483647, surrounding spaces trimmed; a locator's value is read. */
-export function parseId(node: INode, parameter: string, input: unknown, itemIndex?: number): string {
+export function parseId(node: INode, parameter: ParameterName, input: unknown, itemIndex?: number): string {
 	const value = locatorValue(input);
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 	if (text === undefined || !/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
@@ -45,7 +46,7 @@ export function parseId(node: INode, parameter: string, input: unknown, itemInde
 }
 
 /** A comma-separated list of ids, each checked like a path id. */
-export function parseIdList(node: INode, parameter: string, value: unknown, itemIndex?: number): string[] {
+export function parseIdList(node: INode, parameter: ParameterName, value: unknown, itemIndex?: number): string[] {
 	const parts = Array.isArray(value)
 		? value
 		: typeof value === 'number'
@@ -137,7 +138,7 @@ function knownSpelling(values: readonly string[] | undefined, text: string): str
  */
 export function coerceAttribute(
 	node: INode,
-	parameter: string,
+	parameter: ParameterName,
 	spec: AttributeSpec,
 	value: unknown,
 	timeZone: string,
@@ -183,5 +184,8 @@ export function coerceAttribute(
 		case 'object':
 			if (value !== null && typeof value === 'object') return value;
 			throw fail('an object');
+		case 'list':
+			if (Array.isArray(value)) return value;
+			throw fail('a list');
 	}
 }

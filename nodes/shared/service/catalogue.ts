@@ -19,6 +19,11 @@ export interface OperationSpec {
 	action: string;
 	/** What the operation does, written for a person choosing it and for an AI agent's tool list. */
 	description: string;
+	/**
+	 * What the operation does as an agent's tool of node version 1.1, when `description` promises
+	 * what only the workflow's author can set (related records: Include is not a tool argument).
+	 */
+	agentDescription?: string;
 	shape: Shape;
 	/** Path below /jsonapi; `{name}` is a path id parameter of that name. */
 	path: string;
@@ -58,6 +63,8 @@ export interface CatalogueDefaults {
  * and today's behaviour: no search.
  */
 export const IF_EXISTS_PARAMETER = 'ifAlreadyExists';
+/** Its label in the editor, of which a version 1.1 tool's argument key is made (`If_Already_Exists`). */
+export const IF_EXISTS_DISPLAY_NAME = 'If Already Exists';
 export const IF_EXISTS_VALUES = ['createAnother', 'returnExisting', 'stopWithError'] as const;
 export type IfExists = (typeof IF_EXISTS_VALUES)[number];
 export const IF_EXISTS_DEFAULT: IfExists = 'createAnother';

@@ -9,7 +9,7 @@ import type { ResourceTypeSpec } from './schema';
 /** The fields of a resource an agent can filter and sort on, for tool descriptions and error messages. */
 export function queryableFields(type: ResourceTypeSpec): { attributes: string[]; paths: string[] } {
 	const attributes = Object.entries(type.attributes)
-		.filter(([, attribute]) => attribute.kind !== 'object')
+		.filter(([, attribute]) => attribute.kind !== 'object' && attribute.kind !== 'list')
 		.map(([name]) => name);
 	return { attributes: ['id', ...attributes], paths: Object.keys(type.filterPaths ?? {}) };
 }

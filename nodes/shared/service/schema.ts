@@ -6,7 +6,7 @@
  * Sources: the seed's resource tables; enum values, writability and target types from api-facts.md.
  */
 
-export type AttributeKind = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'dateTime' | 'enum' | 'object';
+export type AttributeKind = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'dateTime' | 'enum' | 'object' | 'list';
 
 export interface AttributeSpec {
 	kind: AttributeKind;
@@ -22,6 +22,15 @@ export interface AttributeSpec {
 	ordered?: boolean;
 	/** Shown as a multi-line text box. */
 	long?: boolean;
+	/** What a caller must know about the value beyond its kind, e.g. that a rate is a decimal fraction. */
+	note?: string;
+	/** An object's members, or the members of each entry of a list of objects (seed §2). */
+	members?: Record<string, AttributeSpec>;
+	/**
+	 * An object whose members a summary lifts into columns of their own: a member is named
+	 * `<member><liftedSuffix>` there (`dates.settled` → `settledDate`); without it, by its own name.
+	 */
+	liftedSuffix?: string;
 }
 
 export interface RelationshipSpec {
@@ -43,6 +52,13 @@ export interface ResourceTypeSpec {
 	 * (then the other plain values, then nested objects), so n8n's table shows them first.
 	 */
 	leading?: readonly string[];
+	/**
+	 * The fields a person or an agent looks at first, in column order, for records too wide or too
+	 * nested to read at a glance: Simplify (node version 1.1) gives `id` and these, flat. A dotted
+	 * path lifts a member of a nested object into its own column (`dates.settled` → `settledDate`,
+	 * see `liftedSuffix`). Types without one are flat already and always give every field.
+	 */
+	summary?: readonly string[];
 }
 
 /** The service's `SystemStatus` values (api-facts.md §4, deals), in pipeline order. */
@@ -63,6 +79,8 @@ export const DEAL_STATUSES = [
 ] as const;
 const DEAL_TYPES = ['Residential', 'Commercial', 'SmallBusiness', 'AssetFinance', 'PersonalLoan', 'DepositBond'] as const;
 const LOAN_STRUCTURE_TYPES = ['PrincipalInterest', 'InterestOnly', 'RevolvingCredit', 'Offset'] as const;
+/** Rates are sent and returned as fractions: an agent (or a person) would otherwise write 5.5. */
+const INTEREST_RATE_NOTE = 'a decimal fraction: 0.055 means 5.5%';
 /** Shortest period first. */
 const FREQUENCIES = ['Weekly', 'Fortnightly', 'HalfMonthly', 'Monthly', 'Quarterly', 'HalfYearly', 'Yearly'] as const;
 
@@ -91,9 +109,54 @@ export const RESOURCE_TYPES = {
 			totalLoanAmount: { kind: 'number', description: 'Total of all loan splits' },
 			lenderName: { kind: 'string', description: 'Name of the lender' },
 			customStatusName: { kind: 'string', description: "Name of the organisation's own status for the deal" },
-			dates: { kind: 'object', description: 'Key dates: settled, lodged, approved, preApproved and others' },
-			opportunity: { kind: 'object', description: 'Proposed loan amount, security amount, loan purpose and notes' },
-			splits: { kind: 'object', description: 'Loan splits with amounts, rates and terms' },
+			dates: {
+				kind: 'object',
+				description: 'Key dates of the deal, each empty until reached',
+				liftedSuffix: 'Date',
+				members: {
+					settled: { kind: 'date', description: 'When the loan settled' },
+					lodged: { kind: 'date', description: 'When the application was lodged with the lender' },
+					financeClause: { kind: 'date', description: "Deadline of the purchase contract's finance clause" },
+					notProceeding: { kind: 'date', description: 'When the deal stopped proceeding' },
+					approved: { kind: 'date', description: 'When the lender approved the loan' },
+					preApproved: { kind: 'date', description: 'When the lender pre-approved the loan' },
+					conditionallyApproved: { kind: 'date', description: 'When the lender approved the loan with conditions' },
+					preApprovedExpiry: { kind: 'date', description: 'When the pre-approval expires' },
+					estimatedSettled: { kind: 'date', description: 'When settlement is expected' },
+				},
+			},
+			opportunity: {
+				kind: 'object',
+				description: 'What the client asked for',
+				members: {
+					proposedLoanAmount: { kind: 'number', description: 'Loan amount the client asked for' },
+					securityAmount: { kind: 'number', description: 'Value of the security offered' },
+					summaryNotes: { kind: 'string', description: "The adviser's notes on the opportunity" },
+					loanPurpose: { kind: 'string', description: 'What the loan is for' },
+				},
+			},
+			splits: {
+				kind: 'list',
+				description: 'Loan splits with amounts, rates and terms',
+				members: {
+					loanTermYears: { kind: 'number', description: 'Loan term in years' },
+					rateType: { kind: 'string', description: 'Rate type as the lender names it' },
+					loanStructureType: { kind: 'enum', values: LOAN_STRUCTURE_TYPES, description: 'Repayment type' },
+					amount: { kind: 'number', description: 'Amount of the split' },
+					capitaliseLmi: { kind: 'boolean', description: "Whether the lender's mortgage insurance premium is added to the loan" },
+					lmiPremium: { kind: 'number', description: "Lender's mortgage insurance premium" },
+					amountInclLmi: { kind: 'number', description: 'Amount including the premium' },
+					interestRate: { kind: 'number', note: INTEREST_RATE_NOTE, description: 'Interest rate' },
+					rateTypePeriodMonths: { kind: 'integer', description: 'Months the rate type applies' },
+					paymentAmount: { kind: 'number', description: 'Repayment amount per period' },
+					fixedRateStartDate: { kind: 'date', description: 'First day of the fixed rate' },
+					fixedRateEndDate: { kind: 'date', description: 'Last day of the fixed rate' },
+					interestOnlyStartDate: { kind: 'date', description: 'First day of interest-only repayments' },
+					interestOnlyEndDate: { kind: 'date', description: 'Last day of interest-only repayments' },
+					repaymentHolidayStartDate: { kind: 'date', description: 'First day of a repayment holiday' },
+					repaymentHolidayEndDate: { kind: 'date', description: 'Last day of a repayment holiday' },
+				},
+			},
 		},
 		relationships: {
 			adviser: { target: 'advisers', description: 'Adviser who owns the deal' },
@@ -110,6 +173,32 @@ export const RESOURCE_TYPES = {
 		// customStatus.name is left out: it is the same value as the customStatusName attribute.
 		filterPaths: { 'adviser.id': 'ID of the adviser who owns the deal' },
 		leading: ['name', 'dealStatus', 'totalLoanAmount', 'dealType', 'lenderName', 'customStatusName'],
+		// What a deal is (name, status, type, purpose), how much (amounts: the loan, the request, the
+		// security behind it), with whom (lender) and what comes next: the milestone dates that drive
+		// follow-up (lodged, approved, the finance-clause and pre-approval deadlines, expected and actual
+		// settlement) and the record's own stamps (the dates a filter or sort can use). Left out: the
+		// constant type, the splits (four tenths of a deal's size: rates and terms, asked for by name),
+		// the free-text notes and the milestones the status already tells (conditionally approved,
+		// pre-approved, not proceeding). About 390 characters per deal for an agent (empty fields left out).
+		summary: [
+			'name',
+			'dealStatus',
+			'customStatusName',
+			'dealType',
+			'lenderName',
+			'totalLoanAmount',
+			'opportunity.proposedLoanAmount',
+			'opportunity.securityAmount',
+			'opportunity.loanPurpose',
+			'dates.lodged',
+			'dates.approved',
+			'dates.financeClause',
+			'dates.preApprovedExpiry',
+			'dates.estimatedSettled',
+			'dates.settled',
+			'created',
+			'updated',
+		],
 	},
 	'deal-structures': {
 		label: 'deal structure',
@@ -120,7 +209,7 @@ export const RESOURCE_TYPES = {
 			fixedRateBeginDate: { kind: 'date', writable: true, description: 'First day of the fixed-rate period' },
 			fixedRateExpiryDate: { kind: 'date', writable: true, description: 'Last day of the fixed-rate period' },
 			interestOnlyTermYears: { kind: 'number', writable: true, description: 'Years of interest-only repayments' },
-			interestRate: { kind: 'number', writable: true, description: 'Interest rate as a decimal fraction: 0.055 means 5.5%' },
+			interestRate: { kind: 'number', writable: true, note: INTEREST_RATE_NOTE, description: 'Interest rate as a decimal fraction: 0.055 means 5.5%' },
 			isLinkRateExpiry: { kind: 'boolean', writable: true, description: 'Whether the rate expiry is linked to the fixed-rate dates' },
 			lmiPremium: { kind: 'number', writable: true, description: "Lender's mortgage insurance (LMI) premium amount" },
 			loanStructureType: { kind: 'enum', values: LOAN_STRUCTURE_TYPES, writable: true, description: 'Repayment type of the loan' },

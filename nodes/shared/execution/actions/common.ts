@@ -4,7 +4,9 @@ import type { OperationSpec } from '../../service/catalogue';
 import { pathParameters } from '../../service/catalogue';
 import type { Document, RelationshipValue } from '../../service/jsonapi';
 import { flatten, rawResources } from '../../service/jsonapi';
+import { summarize } from '../../service/summary';
 import { idParameterLabel } from '../../description/locators';
+import { isVersion1 } from '../../description/versions';
 import { parseId } from '../../input/values';
 
 export type ActionContext = IExecuteFunctions;
@@ -24,19 +26,54 @@ export interface ResolvedPath {
 	ids: Record<string, string>;
 }
 
+/** The ID parameter `name` read and checked, named in messages as the editor labels it ("Deal", "Deal Note ID"). */
+export function idValue(context: ActionContext, spec: OperationSpec, name: string, itemIndex: number): string {
+	return parseId(context.getNode(), { label: idParameterLabel(spec, name), path: [name] }, context.getNodeParameter(name, itemIndex, ''), itemIndex);
+}
+
 /** The request path with each `{id}` replaced by its checked parameter value. */
 export function resolvePath(context: ActionContext, spec: OperationSpec, itemIndex: number): ResolvedPath {
 	const ids: Record<string, string> = {};
-	for (const name of pathParameters(spec)) {
-		// Named in messages by the label the editor shows ("Deal", "Deal Note ID").
-		ids[name] = parseId(context.getNode(), idParameterLabel(spec, name), context.getNodeParameter(name, itemIndex, ''), itemIndex);
-	}
+	for (const name of pathParameters(spec)) ids[name] = idValue(context, spec, name, itemIndex);
 	const path = spec.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => ids[name]);
 	return { path, ids };
 }
 
-/** Output items of a read: flattened when Simplify is on, as sent otherwise. */
-export function readOutput(context: ActionContext, document: Document, itemIndex: number): IDataObject[] {
+/**
+ * How a read gives its records: as the service sent them (`raw`), every field flattened (`whole`),
+ * or the type's summary (`summary`, service/summary.ts).
+ */
+export type RecordShape = 'raw' | 'whole' | 'summary';
+
+/** A read's Options with Fields understood: `*` (version 1.1) asks for every field, so no fieldset is sent. */
+export interface ReadOptions {
+	options: IDataObject;
+	/** Fields was set: the records carry exactly what was asked for, whatever Simplify says. */
+	fieldsChosen: boolean;
+}
+
+/** Options → Fields read once per item, for the query (no `*` sent) and the record shape (Fields chosen). */
+export function readOptions(context: ActionContext, itemIndex: number): ReadOptions {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const fields = typeof options.fields === 'string' ? options.fields.trim() : options.fields;
+	if (isVersion1(context.getNode()) || fields === undefined || fields === null || fields === '') return { options, fieldsChosen: false };
+	if (fields === '*') return { options: { ...options, fields: undefined }, fieldsChosen: true };
+	return { options, fieldsChosen: true };
+}
+
+/**
+ * Version 1: Simplify on flattens every field, off gives the JSON:API resources. Version 1.1: on,
+ * the summary; off, every field flattened; Options → Fields, when set, wins over Simplify.
+ */
+export function recordShape(context: ActionContext, itemIndex: number, fieldsChosen = false): RecordShape {
 	const simplify = context.getNodeParameter('simplify', itemIndex, true) as boolean;
-	return simplify ? flatten(document) : rawResources(document);
+	if (isVersion1(context.getNode())) return simplify ? 'whole' : 'raw';
+	return simplify && !fieldsChosen ? 'summary' : 'whole';
+}
+
+/** Output items of a read, in the shape asked for. */
+export function readOutput(document: Document, shape: RecordShape): IDataObject[] {
+	if (shape === 'raw') return rawResources(document);
+	const records = flatten(document);
+	return shape === 'summary' ? records.map(summarize) : records;
 }

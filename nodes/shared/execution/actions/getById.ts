@@ -2,27 +2,23 @@
  * One record by its ID from a collection endpoint: `filter=equals(id,'N')` with `page[size]=1`,
  * Include and Fields as on Get Many. No record is an error (404), never an empty success.
  */
-import type { IDataObject } from 'n8n-workflow';
-
 import { apiError } from '../../errors/factory';
 import type { OperationSpec } from '../../service/catalogue';
 import { primaryResources } from '../../service/jsonapi';
 import { quoteLiteral, queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { apiRequest } from '../../requests/transport';
-import { idParameterLabel } from '../../description/locators';
-import { parseId } from '../../input/values';
 import { userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { readOutput, resolvePath } from './common';
+import { idValue, readOptions, readOutput, recordShape, resolvePath } from './common';
 
 export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
 	const node = this.getNode();
 	const idParameter = spec.idParameter;
 	if (idParameter === undefined) throw new Error(`${spec.resource}.${spec.operation}: a getById operation needs idParameter`);
 	const { path } = resolvePath(this, spec, itemIndex);
-	const id = parseId(node, idParameterLabel(spec, idParameter), this.getNodeParameter(idParameter, itemIndex, ''), itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const id = idValue(this, spec, idParameter, itemIndex);
+	const { options, fieldsChosen } = readOptions(this, itemIndex);
 	const type = RESOURCE_TYPES[spec.type];
 	const { include, fields } = queryFromOptions(node, spec.type, type, { include: options.include, fields: options.fields }, this.getTimezone(), itemIndex);
 	const response = await apiRequest.call(this, {
@@ -36,5 +32,5 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	if (primaryResources(document).length === 0) {
 		throw apiError(node, 'recordNotFound', { label: type.label, id, path }, { itemIndex });
 	}
-	return readOutput(this, document, itemIndex);
+	return readOutput(document, recordShape(this, itemIndex, fieldsChosen));
 }

@@ -7,17 +7,17 @@ import { RESOURCE_TYPES } from '../../service/schema';
 import { invalidParameter } from '../../errors/factory';
 import { requestsInParallel, userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { readOutput, resolvePath } from './common';
+import { readOptions, readOutput, recordShape, resolvePath } from './common';
 
-/** `{ id, type, dealId, ... }`: the parent's ID right after the item's own. */
+/** `{ id, type, dealId, ... }`: the parent's ID right after the item's own (and its type, if it has one). */
 function withParentId(item: IDataObject, name: string, value: string): IDataObject {
 	const { id, type, ...rest } = item;
-	return { id, type, [name]: value, ...rest };
+	return type === undefined ? { id, [name]: value, ...rest } : { id, type, [name]: value, ...rest };
 }
 
 /**
  * A collection, with Return All or Limit: a searchable one (`/deals`: filter, sort, include, fields)
- * or a related one (`/deals/{dealId}/dealNotes`: no query options), whose simplified items carry
+ * or a related one (`/deals/{dealId}/dealNotes`: no query options), whose flattened items carry
  * the parent's ID under the path parameter's name, so items from many parents stay attributable.
  */
 export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
@@ -29,15 +29,14 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	if (!returnAll) {
 		const value = this.getNodeParameter('limit', itemIndex, 50) as unknown;
 		if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-			throw invalidParameter(node, 'Limit', `must be a whole number of at least 1; got ${JSON.stringify(value)}`, itemIndex);
+			throw invalidParameter(node, { label: 'Limit', path: ['limit'] }, `must be a whole number of at least 1; got ${JSON.stringify(value)}`, itemIndex);
 		}
 		limit = value;
 	}
-	const query = related
-		? undefined
-		: queryFromOptions(node, spec.type, RESOURCE_TYPES[spec.type], this.getNodeParameter('options', itemIndex, {}) as IDataObject, this.getTimezone(), itemIndex);
+	const { options, fieldsChosen } = related ? { options: {}, fieldsChosen: false } : readOptions(this, itemIndex);
+	const query = related ? undefined : queryFromOptions(node, spec.type, RESOURCE_TYPES[spec.type], options, this.getTimezone(), itemIndex);
 	const parent = related ? Object.entries(ids).pop() : undefined;
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const shape = recordShape(this, itemIndex, fieldsChosen);
 	const results: ActionResult = [];
 	await paginate.call(this, {
 		path,
@@ -49,8 +48,8 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 		parallel: requestsInParallel(this),
 		explain: { rejectedQuery: { type: spec.type } },
 		onPage: (document) => {
-			for (const item of readOutput(this, document, itemIndex)) {
-				results.push(parent !== undefined && simplify ? withParentId(item, parent[0], parent[1]) : item);
+			for (const item of readOutput(document, shape)) {
+				results.push(parent !== undefined && shape !== 'raw' ? withParentId(item, parent[0], parent[1]) : item);
 			}
 		},
 	});

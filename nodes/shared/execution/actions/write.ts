@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { writeFieldLabel } from '../../description/fieldProperties';
+import type { ParameterName } from '../../errors/factory';
 import { operationError } from '../../errors/factory';
 import type { WriteFieldHint } from '../../errors/hints';
 import type { OperationSpec, WriteField } from '../../service/catalogue';
@@ -30,7 +31,7 @@ function addField(
 	context: ActionContext,
 	spec: OperationSpec,
 	field: WriteField,
-	label: string,
+	label: ParameterName,
 	value: unknown,
 	values: WriteValues,
 	itemIndex: number,
@@ -53,7 +54,7 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 	const values: WriteValues = { attributes: {}, relationships: {} };
 	for (const field of required) {
 		const value = context.getNodeParameter(field.parameter, itemIndex, '') as unknown;
-		const label = writeFieldLabel(spec, field, true);
+		const label = { label: writeFieldLabel(spec, field, true), path: [field.parameter] };
 		if (isUnset(value) || (typeof locatorValue(value) === 'string' && String(locatorValue(value)).trim() === '')) {
 			throw operationError(node, 'requiredParameter', { parameter: label }, { itemIndex });
 		}
@@ -71,7 +72,7 @@ function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: n
 			continue;
 		}
 		if (isUnset(value)) continue;
-		addField(context, spec, field, writeFieldLabel(spec, field, false), value, values, itemIndex);
+		addField(context, spec, field, { label: writeFieldLabel(spec, field, false), path: [collectionName, field.parameter] }, value, values, itemIndex);
 	}
 	return values;
 }
