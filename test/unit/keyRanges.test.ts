@@ -112,56 +112,62 @@ describe('the plan, on plain data', () => {
 
 describe('Return All of 5,050 records over the layouts of a multi-tenant service, 4 requests at once', () => {
 	// Page after page sends 51 requests in 51 rounds. No read of 51 pages at 4 at once needs fewer
-	// than ⌈51 ÷ 4⌉ = 13 rounds; this one sends the first and the last page alone (the first says
+	// than ⌈51 ÷ 4⌉ = 13 rounds. This one sends the first and the last page alone (the first says
 	// whether there is more, the last bounds the key space: 2 rounds for 2 pages), then reads with
-	// every worker, and its gaps close on a short page each. So it is held to ⌈pages ÷ 4⌉ + 3: the
-	// two lone rounds, one for the short pages where readers meet, one for a split placed on an
-	// estimate that turned out wrong.
+	// every worker; its gaps close on a short page each, and a split placed on an estimate that
+	// turned out wrong frees workers early, while the request budget may keep them from splitting
+	// again. So it is held to ⌈pages ÷ 4⌉ + 5 (0.35 of page after page): 1.5 rounds for the lone
+	// pages, 1 for the short pages where readers meet, 2 for splits on wrong estimates.
 	const PARALLEL = 4;
-	for (const layout of ID_LAYOUTS) {
-		it(`${ID_LAYOUT_DESCRIPTIONS[layout]}: every id once, in order; requests ≤ 1.1 × page after page; rounds ≤ ⌈pages ÷ 4⌉ + 3`, async () => {
-			const ids = idLayout(layout, 5050);
-			const space = new KeySpace(ids);
-			const sequential = space.sequentialRequests;
-			const read = await space.read({ parallel: PARALLEL });
-			expect(sequential).toBe(51);
-			expect(read.delivered).toEqual(ids);
-			expect(read.widestRound).toBe(PARALLEL);
-			expect(read.requests.length).toBeLessThanOrEqual(1.1 * sequential);
-			expect(read.rounds).toBeLessThanOrEqual(Math.ceil(sequential / PARALLEL) + 3);
-			// Every request a page-1 keyset request: the first page, then pages by keys.
-			expect(read.requests[0]).toBe('first 100');
-			expect(read.requests.slice(1).every((request) => /^[↑↓]\(\d+,(\d+|Infinity)\]$/.test(request))).toBe(true);
-		});
+	for (const answer of ['together', 'oneByOne'] as const) {
+		for (const layout of ID_LAYOUTS) {
+			it(`${ID_LAYOUT_DESCRIPTIONS[layout]}, answers ${answer === 'together' ? 'of a round together' : 'one by one'}: every id once, in order; requests ≤ 1.1 × page after page; rounds ≤ ⌈pages ÷ 4⌉ + 5`, async () => {
+				const ids = idLayout(layout, 5050);
+				const space = new KeySpace(ids);
+				const sequential = space.sequentialRequests;
+				const read = await space.read({ parallel: PARALLEL, answer });
+				expect(sequential).toBe(51);
+				expect(read.delivered).toEqual(ids);
+				expect(read.widestRound).toBe(PARALLEL);
+				expect(read.requests.length).toBeLessThanOrEqual(1.1 * sequential);
+				expect(read.rounds).toBeLessThanOrEqual(Math.ceil(sequential / PARALLEL) + 5);
+				// Every request a page-1 keyset request: the first page, then pages by keys.
+				expect(read.requests[0]).toBe('first 100');
+				expect(read.requests.slice(1).every((request) => /^[↑↓]\(\d+,(\d+|Infinity)\]$/.test(request))).toBe(true);
+			});
+		}
 	}
 
 	it('the figures of the layouts (requests, rounds), as they stand', async () => {
-		const figures: Record<string, [number, number]> = {};
+		const figures: Record<string, string> = {};
 		for (const layout of ID_LAYOUTS) {
-			const read = await new KeySpace(idLayout(layout, 5050)).read({ parallel: PARALLEL });
-			figures[layout] = [read.requests.length, read.rounds];
+			const together = await new KeySpace(idLayout(layout, 5050)).read({ parallel: PARALLEL });
+			const oneByOne = await new KeySpace(idLayout(layout, 5050)).read({ parallel: PARALLEL, answer: 'oneByOne' });
+			figures[layout] = `${together.requests.length} in ${together.rounds}, ${oneByOne.requests.length} in ${oneByOne.rounds}`;
 		}
-		// Page after page: 51 requests in 51 rounds. Before issue #24: 53 in 15 rounds with one long
-		// gap, 34 rounds with the records at the top of the span.
+		// Page after page: 51 requests in 51 rounds. Before issue #24 (answers together): 53 in 15
+		// rounds with one long gap, 55 in 16 with two islands, 51 in 34 with the records at the top.
 		expect(figures).toEqual({
-			dense: [51, 15],
-			oneLongGap: [51, 15],
-			twoIslands: [52, 15],
-			uniformlySparse: [51, 15],
-			clusteredSparse: [54, 16],
-			skewedTop: [51, 15],
+			dense: '51 in 15, 51 in 15',
+			oneLongGap: '51 in 15, 52 in 15',
+			twoIslands: '52 in 15, 52 in 15',
+			uniformlySparse: '51 in 15, 51 in 15',
+			clusteredSparse: '54 in 16, 56 in 18',
+			skewedTop: '52 in 16, 52 in 16',
 		});
 	});
 
-	it('with 2 and 8 requests at once: every id once, in order, within 1.1 × the requests of page after page', async () => {
+	it('with 2 and 8 requests at once: every id once, in order; requests within 1.1 × (2) and 1.15 × (8) page after page', async () => {
+		// With 8 at once, 3 splits are made before anything of the layout is known (⌈8 ÷ 2⌉ - 1), each
+		// may cost a request: 3 of the 5 that 10 % of 51 pages allow.
 		const results: string[] = [];
 		for (const parallel of [2, 8]) {
 			for (const layout of ID_LAYOUTS) {
 				const ids = idLayout(layout, 5050);
-				const read = await new KeySpace(ids).read({ parallel });
+				const read = await new KeySpace(ids).read({ parallel, answer: 'oneByOne' });
 				expect(read.delivered).toEqual(ids);
 				expect(read.widestRound).toBeLessThanOrEqual(parallel);
-				expect(read.requests.length).toBeLessThanOrEqual(1.1 * 51);
+				expect(read.requests.length).toBeLessThanOrEqual((parallel === 2 ? 1.1 : 1.15) * 51);
 				results.push(`${parallel} ${layout}`);
 			}
 		}
@@ -178,8 +184,8 @@ describe('Return All of 5,050 records over the layouts of a multi-tenant service
 });
 
 describe('records created and deleted while the read runs', () => {
-	for (const layout of ID_LAYOUTS) {
-		it(`${ID_LAYOUT_DESCRIPTIONS[layout]}: nothing lost that existed throughout, nothing repeated, nothing that never existed, in order`, async () => {
+	for (const [layout, answer] of ID_LAYOUTS.flatMap((name) => [[name, 'together'] as const, [name, 'oneByOne'] as const])) {
+		it(`${ID_LAYOUT_DESCRIPTIONS[layout]}, answers ${answer === 'together' ? 'of a round together' : 'one by one'}: nothing lost that existed throughout, nothing repeated, nothing that never existed, in order`, async () => {
 			const ids = idLayout(layout, 5050);
 			const space = new KeySpace(ids);
 			const top = ids[ids.length - 1];
@@ -188,6 +194,7 @@ describe('records created and deleted while the read runs', () => {
 			const created = new Set<number>();
 			const read = await space.read({
 				parallel: 4,
+				answer,
 				beforeRound: (round) => {
 					if (round % 3 !== 0) return;
 					const victims = ids.filter((_, index) => (index + round) % 97 === 0);
@@ -222,7 +229,7 @@ describe('a Limit', () => {
 	for (const layout of ID_LAYOUTS) {
 		it(`${ID_LAYOUT_DESCRIPTIONS[layout]}, Limit 1,234: the first 1,234 in order, at most 4 + 1 requests more than page after page`, async () => {
 			const ids = idLayout(layout, 5050);
-			const read = await new KeySpace(ids).read({ parallel: 4, limit: 1234 });
+			const read = await new KeySpace(ids).read({ parallel: 4, limit: 1234, answer: 'oneByOne' });
 			expect(read.delivered).toEqual(ids.slice(0, 1234));
 			// Page after page: 13 requests. Requests above the 1,234th record are sent only where the
 			// density estimated from the pages before it was too low (never once the known records fill it).

@@ -2,10 +2,14 @@
  * A simulated service over a set of keys, for driving the parallel keyset read
  * (nodes/shared/paging/parallelKeyset.ts) without the engine, the sandbox or a clock.
  *
- * Requests are answered in rounds, as over a network where every answer takes the same time:
- * every request sent since the last round is answered at once, from the keys as they are at that
- * moment (so a test can create or delete records between rounds). `rounds` is the read's critical
- * path in requests: with P in flight, no read of N pages needs fewer than ⌈N ÷ P⌉ rounds.
+ * Every answer takes the same time, as over a steady network, and is made from the keys as they
+ * are when it is answered (so a test can create or delete records while the read runs). `rounds`
+ * is the read's critical path in requests: a request sent on an answer is one round after it; with
+ * P in flight, no read of N pages needs fewer than ⌈N ÷ P⌉ rounds. Two ways to answer:
+ * - `together` (the default): every request sent since the last round is answered at once, and the
+ *   read sees all those answers before it asks for more;
+ * - `oneByOne`: the oldest request is answered, the read reacts to it (sends what it sends), then
+ *   the next: as over a real network, where answers of one round arrive one after the other.
  */
 import type { KeyPageSource, KeyedPage } from '../../nodes/shared/paging/parallelKeyset';
 import { readKeyRanges } from '../../nodes/shared/paging/parallelKeyset';
@@ -37,7 +41,7 @@ export const settle = () => new Promise<void>((resolve) => setImmediate(resolve)
 export class KeySpace {
 	private keys: number[];
 
-	private pending: Array<() => void> = [];
+	private pending: Array<{ round: number; answer: () => void }> = [];
 
 	constructor(
 		keys: Iterable<number>,
@@ -70,20 +74,34 @@ export class KeySpace {
 	 * first page's round). With `unordered`, the first page's ids are not whole numbers.
 	 */
 	async read(
-		options: { parallel: number; limit?: number; beforeRound?: (round: number) => void; unordered?: boolean } = { parallel: 4 },
+		options: {
+			parallel: number;
+			limit?: number;
+			beforeRound?: (round: number) => void;
+			unordered?: boolean;
+			answer?: 'together' | 'oneByOne';
+		} = { parallel: 4 },
 	): Promise<KeySpaceRead> {
 		const result: KeySpaceRead = { delivered: [], requests: [], perRound: [], log: [], rounds: 0, widestRound: 0, handedOver: false };
 		const seen = new Set<number>();
+		/** The round of the answer the read is reacting to: what it asks for now comes one round later. */
+		let reactingTo = 0;
 		const answer = (request: string, page: () => SimulatedPage): Promise<SimulatedPage> => {
 			const index = result.requests.push(request) - 1;
 			result.log.push(request);
+			const round = reactingTo + 1;
+			(result.perRound[round - 1] ??= []).push(request);
 			return new Promise<SimulatedPage>((resolve) =>
-				this.pending.push(() => {
-					const answered = page();
-					const fresh = answered.records.filter((key) => !seen.has(key));
-					for (const key of fresh) seen.add(key);
-					result.log[index] = `${request}=${answered.count}${fresh.length < answered.count ? ` (${fresh.length} new)` : ''}`;
-					resolve(answered);
+				this.pending.push({
+					round,
+					answer: () => {
+						const answered = page();
+						const fresh = answered.records.filter((key) => !seen.has(key));
+						for (const key of fresh) seen.add(key);
+						result.log[index] = `${request}=${answered.count}${fresh.length < answered.count ? ` (${fresh.length} new)` : ''}`;
+						reactingTo = round;
+						resolve(answered);
+					},
 				}),
 			);
 		};
@@ -124,18 +142,18 @@ export class KeySpace {
 			},
 			outOfOrder: () => new Error('out of order'),
 		}).finally(() => (finished = true));
+		let announced = 0;
 		for (;;) {
 			await settle();
 			if (finished) break;
 			if (this.pending.length === 0) throw new Error('the read waits for nothing: stalled');
-			result.rounds += 1;
-			options.beforeRound?.(result.rounds);
-			const round = this.pending.splice(0);
-			result.widestRound = Math.max(result.widestRound, round.length);
-			result.perRound.push(result.requests.slice(result.requests.length - round.length));
-			for (const resolve of round) resolve();
+			const due = options.answer === 'oneByOne' ? this.pending.splice(0, 1) : this.pending.splice(0);
+			for (; announced < due[0].round; announced++) options.beforeRound?.(announced + 1);
+			for (const pending of due) pending.answer();
 		}
 		await reading;
+		result.rounds = result.perRound.length;
+		result.widestRound = Math.max(...result.perRound.map((round) => round.length));
 		return result;
 	}
 }

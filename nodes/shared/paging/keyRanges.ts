@@ -289,13 +289,17 @@ function recordsIn(part: Part, from: number, to: number): number {
 	return to <= from ? 0 : ((to - from) * (densityAt(part, from) + densityAt(part, to))) / 2;
 }
 
-/** The keys of a part that the pages of its readers on their way will probably not reach. */
-function unclaimed(part: Part, pageSize: number): { from: number; to: number } {
-	// As far as a page reaches where the gap is densest: a second reader costs at most a request,
-	// one too few costs a round.
-	const reach = pageSize / Math.max(part.lowDensity, part.highDensity, Number.MIN_VALUE);
-	const from = part.readFromBelow ? part.from + reach : part.from;
-	const to = part.readFromAbove ? part.to - reach : part.to;
+/**
+ * The keys of a part that the pages of its readers on their way will probably not reach. `short`:
+ * as if the gap were at its densest there (whether a second reader is worth it: one too many costs
+ * at most a request, one too few a round); else by the density estimated there (where a split goes,
+ * clear of those pages).
+ */
+function unclaimed(part: Part, pageSize: number, short: boolean): { from: number; to: number } {
+	const densest = Math.max(part.lowDensity, part.highDensity);
+	const reach = (key: number) => pageSize / Math.max(short ? densest : densityAt(part, key), Number.MIN_VALUE);
+	const from = part.readFromBelow ? part.from + reach(part.from) : part.from;
+	const to = part.readFromAbove ? part.to - reach(part.to) : part.to;
 	return { from, to: Math.max(from, to) };
 }
 
@@ -344,8 +348,11 @@ function partsOf<P>(plan: KeyPlan<P>): Part[] {
 				highDensity: above?.lowDensity ?? below.highDensity,
 				from,
 				to,
-				readFromBelow: inFlight.some((request) => request.direction === 'up' && request.from === from),
-				readFromAbove: inFlight.some((request) => request.direction === 'down' && request.to === to),
+				// A request on its way reads into the part if it starts at its edge, or started below
+				// (above) it before other answers made the keys up to the edge known: it will bring
+				// the records just past the edge.
+				readFromBelow: inFlight.some((request) => request.direction === 'up' && request.from <= from && request.to > from && (from === lo || request.from === from)),
+				readFromAbove: inFlight.some((request) => request.direction === 'down' && request.to >= to && request.from < to && (to === hi || request.to === to)),
 				splitting: bounds.length > 2,
 			});
 		}
@@ -431,7 +438,7 @@ export function nextRequest<P>(plan: KeyPlan<P>): KeyRequest | undefined {
 	const readers = (part: Part) => Number(part.readFromBelow) + Number(part.readFromAbove);
 	const ranked = parts
 		.map((part) => {
-			const open = unclaimed(part, pageSize);
+			const open = unclaimed(part, pageSize, readers(part) < (plan.limit === undefined ? 2 : 1));
 			return { part, open, left: recordsIn(part, open.from, open.to) };
 		})
 		.sort((a, b) => b.left / Math.max(1, readers(b.part)) - a.left / Math.max(1, readers(a.part)));
