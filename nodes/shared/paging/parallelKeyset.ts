@@ -7,8 +7,9 @@
  * 2. Then each of `parallel` workers asks the plan for its next request (`nextRequest`), sends it,
  *    and takes the answer in (`takeAnswer`): without a Limit the last page comes first (the
  *    highest keys: data, and it bounds the key space), then the gap between is read from both of
- *    its edges and split where it still holds the most records; with a Limit, the keys up to an
- *    estimate of where it is reached, and beyond it page after page only if needed.
+ *    its edges and split where it still holds the most records; with a Limit, from below, the keys
+ *    up to an estimate of where it is reached (and beyond it, only if needed, one page and a new
+ *    estimate).
  * 3. Records are emitted strictly in key order (`nextChunk`); with a Limit nothing is asked above
  *    the point where the records known below already fill it.
  *
@@ -94,7 +95,7 @@ export async function readKeyRanges<P extends KeyedPage>(read: KeyRangeRead<P>):
 		return emitting;
 	};
 
-	const fetch = async (request: KeyRequest): Promise<void> => {
+	const ask = async (request: KeyRequest): Promise<void> => {
 		if (plan.sent > read.maxPages) throw read.outOfOrder();
 		const page = await source.between(request.from, request.to, request.direction);
 		if (!takeAnswer(plan, request, { page, keys: page.keys, hasMore: page.hasMore })) throw read.outOfOrder();
@@ -116,7 +117,7 @@ export async function readKeyRanges<P extends KeyedPage>(read: KeyRangeRead<P>):
 					continue;
 				}
 				try {
-					await fetch(request);
+					await ask(request);
 				} finally {
 					answered.notify();
 				}
