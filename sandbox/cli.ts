@@ -3,12 +3,15 @@
  *
  *   npx ts-node --transpile-only sandbox/cli.ts [--port 8080] [--deals 5000] [--rate-limit]
  *     [--contacts N] [--count-totals] [--token-lifetime SECONDS] [--clock-offset SECONDS] [--latency MS] [--jitter MS]
+ *     [--deal-layout dense|oneLongGap|twoIslands|uniformlySparse|clusteredSparse|skewedTop]
  *
+ * --deal-layout gives the --deals deals ids of that layout (layouts.ts: gaps as a multi-tenant service shows them).
  * --latency plays a network round trip of MS (± --jitter MS, default a fifth of it) on every request.
  * --rate-limit enables a bucket of 600 tokens refilled at 2 per second (about 600 per 5 minutes).
  * --clock-offset runs the service's clock ahead (positive) or behind (negative, e.g. --clock-offset=-300).
  */
-import { startSandbox } from './index';
+import { ID_LAYOUTS, idLayout, startSandbox } from './index';
+import type { IdLayout } from './index';
 
 function arg(name: string): string | undefined {
 	const index = process.argv.indexOf(name);
@@ -34,8 +37,15 @@ function int(name: string): number | undefined {
 
 async function main(): Promise<void> {
 	if (flag('--help') || flag('-h')) {
-		console.log('Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S] [--latency MS] [--jitter MS]');
+		console.log(
+			`Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S] [--latency MS] [--jitter MS] [--deal-layout ${ID_LAYOUTS.join('|')}]`,
+		);
 		return;
+	}
+	const layout = arg('--deal-layout');
+	if (layout !== undefined && !(ID_LAYOUTS as readonly string[]).includes(layout)) {
+		console.error(`--deal-layout needs one of ${ID_LAYOUTS.join(', ')}, got '${layout}'`);
+		process.exit(2);
 	}
 	const offset = arg('--clock-offset');
 	if (offset !== undefined && !/^-?\d+$/.test(offset)) {
@@ -49,6 +59,7 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox({
 		port: int('--port') ?? 0,
 		sizes: { ...(deals !== undefined ? { deals } : {}), ...(contacts !== undefined ? { contacts } : {}) },
+		dealIds: layout === undefined ? undefined : idLayout(layout as IdLayout, deals ?? 5050),
 		rateLimit: flag('--rate-limit') ? { capacity: 600, refillPerSecond: 2 } : false,
 		countTotals: flag('--count-totals'),
 		tokenLifetimeSeconds: int('--token-lifetime'),

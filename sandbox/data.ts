@@ -25,8 +25,9 @@ export class SandboxState {
 		private readonly seed: number,
 		private readonly sizes: Sizes,
 		now: () => Date,
+		private readonly dealIds?: readonly number[],
 	) {
-		this.seeded = seedStore(seed, sizes);
+		this.seeded = seedStore(seed, sizes, dealIds);
 		this.clock = now;
 	}
 
@@ -52,7 +53,7 @@ export class SandboxState {
 	}
 
 	reset(): void {
-		this.seeded = seedStore(this.seed, this.sizes);
+		this.seeded = seedStore(this.seed, this.sizes, this.dealIds);
 	}
 
 	/** Adviser resource id for a UserId header value, if it is a known adviser contact id. */

@@ -53,3 +53,5 @@ export {
 } from './schema';
 export type { AttrDef, EndpointDef, EndpointKind, RelDef, ScopeAction, TypeDef } from './schema';
 export { DEFAULT_SIZES, FIRST_ID } from './seed';
+export { ID_LAYOUTS, ID_LAYOUT_DESCRIPTIONS, idLayout } from './layouts';
+export type { IdLayout } from './layouts';

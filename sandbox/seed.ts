@@ -330,10 +330,18 @@ const DEAL_FIXTURES: readonly DealFixture[] = [
 	{ status: 'Researching', dealType: 'Residential', notes: 1, structures: 1, customStatus: null, name: "O'Connor, Liam", lender: null, adviser: 2 },
 ];
 
-/** Builds the store. */
-export function seedStore(seed: number, sizes: Sizes): SeededData {
+/**
+ * Builds the store. With `dealIds` (ascending, from `FIRST_ID.deals` up), the deals are the
+ * generated ones up to the highest of them, of which only these exist: an id layout with gaps
+ * (sandbox/layouts.ts), as if the others had been deleted, with their notes, structures and
+ * external references, before the start. `sizes.deals` is then not used.
+ */
+export function seedStore(seed: number, sizes: Sizes, dealIds?: readonly number[]): SeededData {
 	const store = new Store();
-	const nDeals = Math.max(0, Math.floor(sizes.deals));
+	if (dealIds !== undefined && !dealIds.every((id, index) => Number.isInteger(id) && id >= FIRST_ID.deals && (index === 0 || id > dealIds[index - 1]))) {
+		throw new Error(`dealIds must be ascending whole numbers from ${FIRST_ID.deals} up`);
+	}
+	const nDeals = dealIds === undefined ? Math.max(0, Math.floor(sizes.deals)) : dealIds.length === 0 ? 0 : dealIds[dealIds.length - 1] - FIRST_ID.deals + 1;
 	const nContacts = Math.max(0, Math.floor(sizes.contacts));
 	const nIncomes = Math.max(0, Math.floor(sizes.incomes));
 	const nSecurities = Math.max(0, Math.floor(sizes.dealSecurities));
@@ -1010,5 +1018,13 @@ export function seedStore(seed: number, sizes: Sizes): SeededData {
 		adviserContactId: String(ADVISER_CONTACT_ID_BASE),
 		adviserContactIds: [...adviserByContactId.keys()],
 	};
+	if (dealIds !== undefined) {
+		const live = new Set(dealIds);
+		(store.table('deals') as GeneratedTable).retain((id) => live.has(id));
+		for (const type of ['deal-structures', 'deal-notes', 'deal-external-references']) {
+			const children = store.table(type) as ChildTable;
+			children.retain((id) => live.has(children.parentOf(id) ?? 0));
+		}
+	}
 	return { store, ids, adviserByContactId };
 }

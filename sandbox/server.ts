@@ -181,7 +181,7 @@ export class SandboxServer {
 	constructor(private readonly options: SandboxOptions) {
 		const sizes = { ...DEFAULT_SIZES, ...(options.sizes ?? {}) };
 		const offsetMs = (options.clockOffsetSeconds ?? 0) * 1000;
-		this.state = new SandboxState(options.seed ?? 20261121, sizes, options.now ?? (() => new Date(Date.now() + offsetMs)));
+		this.state = new SandboxState(options.seed ?? 20261121, sizes, options.now ?? (() => new Date(Date.now() + offsetMs)), options.dealIds);
 		this.tokenLifetime = options.tokenLifetimeSeconds ?? 3600;
 		this.countTotals = options.countTotals ?? false;
 		this.patchStatus = options.patchStatus ?? 200;

@@ -173,6 +173,16 @@ export class GeneratedTable implements Table {
 		const last = this.sortedIds[this.sortedIds.length - 1];
 		return Math.max(last === undefined ? this.firstId : last + 1, this.firstId + this.total);
 	}
+
+	/** At seeding: keeps only the records `keep` accepts, as if the others had been deleted before the start. */
+	retain(keep: (id: number) => boolean): void {
+		let kept = 0;
+		for (const id of this.sortedIds) {
+			if (keep(id)) this.sortedIds[kept++] = id;
+			else this.deleted.add(id);
+		}
+		this.sortedIds.length = kept;
+	}
 }
 
 /**
@@ -217,6 +227,12 @@ export class ChildTable extends GeneratedTable {
 			if (list) removeSorted(list, id);
 		}
 		return removed;
+	}
+
+	/** The parent of a generated child (undefined for a child created later). */
+	parentOf(id: number): number | undefined {
+		if (!this.isGenerated(id)) return undefined;
+		return this.parentFirstId + upperBound(this.start, id - this.firstId) - 1;
 	}
 
 	childrenOf(parentId: number): number[] {

@@ -11,6 +11,13 @@ export interface SandboxOptions {
 	 * generated on demand).
 	 */
 	sizes?: Partial<{ deals: number; contacts: number; incomes: number; dealSecurities: number }>;
+	/**
+	 * Deals with exactly these ids (ascending, from 10001 up) instead of `sizes.deals` consecutive
+	 * ones: an id layout with gaps, as a multi-tenant service shows one adviser (`idLayout` in
+	 * layouts.ts). The deals in between exist as if deleted before the start (with their notes,
+	 * structures and external references); `data.reset()` keeps the layout.
+	 */
+	dealIds?: readonly number[];
 	/** Token-bucket rate limiting; off by default. */
 	rateLimit?: false | { capacity: number; refillPerSecond: number };
 	/** Access token lifetime (real time); default 3600. */

@@ -11,7 +11,9 @@
  * Environment: BENCH_RUNS (measured runs per figure, default 5), BENCH_SIZES (comma-separated deal
  * counts for section 1, default 1000,10000,50000), BENCH_OUT (results file), BENCH_SECTIONS
  * (`loopback`, `latency` or both, the default), BENCH_LATENCY_MS (50), BENCH_LATENCY_RUNS (1),
- * BENCH_LATENCY_SIZES (10000,50000), BENCH_LATENCY_ITEMS (1000).
+ * BENCH_LATENCY_SIZES (10000,50000; `none` for none), BENCH_LATENCY_ITEMS (1000), BENCH_LATENCY_LAYOUTS (the deal
+ * id layouts of section 6, default all six of sandbox/layouts.ts; `none` for none),
+ * BENCH_LATENCY_LAYOUT_DEALS (5050).
  * See test/bench/README.md for what each figure means.
  */
 import { fork } from 'child_process';
@@ -24,6 +26,8 @@ import type { TokenCase } from './engine';
 import type { FlattenCase } from './flatten-bench';
 import type { TriggerBurstCase } from './trigger-burst';
 import { httpRequestNodeInfo } from './http-request-node';
+import { ID_LAYOUTS, ID_LAYOUT_DESCRIPTIONS } from '../../sandbox/layouts';
+import type { IdLayout } from '../../sandbox/layouts';
 import type { LatencyClient, LatencySample, ItemOperation } from './latency';
 import type { RunSample } from './sample';
 import type { SandboxScaleSample } from './sandbox-scale';
@@ -69,9 +73,21 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? '50');
 /** ± this, uniform: a steady link, so the floor below is the right yardstick. */
 const LATENCY_JITTER_MS = Math.round(LATENCY_MS / 10);
 const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? '1');
-const LATENCY_SIZES = (process.env.BENCH_LATENCY_SIZES ?? '10000,50000').split(',').map((n) => Number(n.trim()));
+const LATENCY_SIZES = (process.env.BENCH_LATENCY_SIZES ?? '10000,50000')
+	.split(',')
+	.map((n) => Number(n.trim()))
+	.filter((n) => n > 0);
 const LATENCY_ITEMS = Number(process.env.BENCH_LATENCY_ITEMS ?? '1000');
 const LATENCY_PARALLEL = 4;
+/** Section 6: Return All over deal id layouts with gaps, as a multi-tenant service shows them. */
+const LATENCY_LAYOUTS = (process.env.BENCH_LATENCY_LAYOUTS ?? ID_LAYOUTS.join(','))
+	.split(',')
+	.map((name) => name.trim())
+	.filter((name): name is IdLayout => (ID_LAYOUTS as readonly string[]).includes(name));
+const LATENCY_LAYOUT_DEALS = Number(process.env.BENCH_LATENCY_LAYOUT_DEALS ?? '5050');
+/** Targets of issue #24 for those layouts: wall time ÷ one page at a time, and requests ÷ one page at a time. */
+const LAYOUT_TIME_TARGET = 0.4;
+const LAYOUT_REQUESTS_TOLERANCE = 0.1;
 const ITEM_PARALLELS = [1, 4, 8];
 const JOB_TIMEOUT_MS = 5 * 60_000;
 /** Section 1: a run is repeated when other processes used more than this share of a core during it. */
@@ -106,9 +122,10 @@ interface RunningSandbox {
 	child: ChildProcess;
 }
 
-async function startSandboxProcess(deals: number, latencyMs = 0): Promise<RunningSandbox> {
+async function startSandboxProcess(deals: number, latencyMs = 0, layout?: IdLayout): Promise<RunningSandbox> {
 	const latency = latencyMs > 0 ? ['--latency', String(latencyMs), '--jitter', String(LATENCY_JITTER_MS)] : [];
-	const child = fork(resolve(__dirname, 'sandbox-process.ts'), ['--deals', String(deals), ...latency], {
+	const dealLayout = layout === undefined ? [] : ['--deal-layout', layout];
+	const child = fork(resolve(__dirname, 'sandbox-process.ts'), ['--deals', String(deals), ...latency, ...dealLayout], {
 		cwd: REPO_ROOT,
 		execArgv: EXEC_ARGV,
 		env: CHILD_ENV,
@@ -334,11 +351,44 @@ async function sectionWrites(sandbox: SandboxInfo): Promise<WritesResult> {
 
 interface LatencyResult {
 	returnAll: Array<{ deals: number; sequential: LatencySample[]; parallel: LatencySample[]; httpRequest: LatencySample[] }>;
+	layouts: Array<{ layout: IdLayout; deals: number; sequential: LatencySample[]; parallel: LatencySample[] }>;
 	items: Array<{ operation: ItemOperation; byParallel: Record<number, LatencySample[]>; httpRequest: LatencySample[] }>;
 }
 
+/** Return All over each deal id layout: one page at a time, then 4 id ranges in parallel. */
+async function latencyLayouts(result: LatencyResult): Promise<void> {
+	for (const layout of LATENCY_LAYOUTS) {
+		progress(`starting the sandbox with ${num(LATENCY_LAYOUT_DEALS)} deals, ids ${layout}, and ${LATENCY_MS} ms latency`);
+		const sandbox = await startSandboxProcess(LATENCY_LAYOUT_DEALS, LATENCY_MS, layout);
+		try {
+			const entry = { layout, deals: sandbox.info.deals, sequential: [] as LatencySample[], parallel: [] as LatencySample[] };
+			for (let run = 0; run < LATENCY_RUNS; run++) {
+				const clients: Array<[LatencySample[], LatencyClient, string]> = [
+					[entry.sequential, { kind: 'node', parallel: 1 }, 'one page at a time'],
+					[entry.parallel, { kind: 'node', parallel: LATENCY_PARALLEL }, `${LATENCY_PARALLEL} ranges`],
+				];
+				for (const [samples, client, label] of clients) {
+					const name = `${LATENCY_MS} ms Return All ${entry.deals} (${layout}, ${label})`;
+					try {
+						const sample = await runJob<LatencySample>({ kind: 'latencyReturnAll', sandbox: sandbox.info, client });
+						samples.push(sample);
+						progress(`${name}: ${seconds(sample.ms)}, ${sample.api} requests`);
+						checkSamples(name, [sample], entry.deals);
+					} catch (error) {
+						problems.push(`${name}: ${String(error).split('\n')[0]}`);
+					}
+				}
+			}
+			result.layouts.push(entry);
+		} finally {
+			await stopSandboxProcess(sandbox);
+		}
+	}
+}
+
 async function sectionLatency(): Promise<LatencyResult> {
-	const result: LatencyResult = { returnAll: [], items: [] };
+	const result: LatencyResult = { returnAll: [], layouts: [], items: [] };
+	await latencyLayouts(result);
 	const http = httpRequestNodeInfo();
 	for (const deals of LATENCY_SIZES) {
 		progress(`starting the sandbox with ${num(deals)} deals and ${LATENCY_MS} ms latency`);
@@ -561,6 +611,25 @@ function latencyRows(r: LatencyResult): Row[] {
 		if (httpRequest.length > 0) rows.push(row(`Return All ${n} deals: n8n HTTP Request node, links.next`, summarize(httpRequest.map((s) => s.ms)), seconds, describe(httpRequest, 1)));
 		else rows.push(textRow(`Return All ${n} deals: n8n HTTP Request node`, 'not measured', 'n8n-nodes-base is not installed'));
 	}
+	for (const { layout, deals, sequential, parallel } of r.layouts) {
+		if (sequential.length === 0 || parallel.length === 0) continue;
+		const pages = median(sequential, (s) => s.api);
+		const floor = Math.ceil(pages / LATENCY_PARALLEL) * LATENCY_MS;
+		const seqMs = median(sequential, (s) => s.ms);
+		const parMs = median(parallel, (s) => s.ms);
+		const requests = median(parallel, (s) => s.api);
+		const timeRatio = parMs / seqMs;
+		const requestRatio = requests / pages;
+		const met = timeRatio <= LAYOUT_TIME_TARGET && Math.abs(requestRatio - 1) <= LAYOUT_REQUESTS_TOLERANCE;
+		rows.push(
+			row(
+				`Return All ${num(deals)} deals, ids ${ID_LAYOUT_DESCRIPTIONS[layout]}: ${LATENCY_PARALLEL} ranges in parallel`,
+				summarize(parallel.map((s) => s.ms)),
+				seconds,
+				`÷ one page at a time (${seconds(seqMs)}) = ${ratio(timeRatio)}; ÷ floor (${seconds(floor)}) = ${ratio(parMs / floor)}; ${same(parallel.map((s) => s.api))} requests vs ${same(sequential.map((s) => s.api))} one page at a time (${ratio(requestRatio)}), ${same(parallel.map((s) => s.spent))} vs ${same(sequential.map((s) => s.spent))} rate-limit tokens; CPU of the engine process ${seconds(median(parallel, (s) => s.selfCpuMs))}; ${integrity(parallel)}; targets (≤ ${num(LAYOUT_TIME_TARGET, 1)}× the time, requests within ±${num(LAYOUT_REQUESTS_TOLERANCE * 100)} %): ${met ? 'met' : 'NOT met'}`,
+			),
+		);
+	}
 	for (const { operation, byParallel, httpRequest } of r.items) {
 		const label = operation === 'taskUpdate' ? `${num(LATENCY_ITEMS)} task updates` : `${num(LATENCY_ITEMS)} lead reads`;
 		const rate = (samples: LatencySample[]) => summarize(samples.map((s) => (s.records * 1000) / s.ms));
@@ -691,6 +760,7 @@ async function main(): Promise<void> {
 		...(latency
 			? [
 					...latency.returnAll.flatMap((entry) => [...entry.sequential, ...entry.parallel, ...entry.httpRequest]),
+					...latency.layouts.flatMap((entry) => [...entry.sequential, ...entry.parallel]),
 					...latency.items.flatMap((entry) => [...Object.values(entry.byParallel).flat(), ...entry.httpRequest]),
 				]
 			: []),

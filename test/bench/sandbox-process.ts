@@ -2,7 +2,9 @@
  * The sandbox service in a process of its own, so its CPU time and memory stay out of the figures
  * of the process that runs n8n's engine (or the floor loop). Started by bench.ts with `fork`.
  *
- *   sandbox-process.ts --deals N [--latency MS --jitter MS]
+ *   sandbox-process.ts --deals N [--latency MS --jitter MS] [--deal-layout LAYOUT]
+ *
+ * With --deal-layout the N deals have the ids of that layout (sandbox/layouts.ts).
  *
  * Besides the sandbox it listens on a second loopback port for the bench's control calls, which
  * the sandbox neither logs nor charges:
@@ -18,8 +20,8 @@
 import http from 'http';
 import type { AddressInfo } from 'net';
 
-import { startSandbox } from '../../sandbox';
-import type { Sandbox } from '../../sandbox';
+import { idLayout, startSandbox } from '../../sandbox';
+import type { IdLayout, Sandbox } from '../../sandbox';
 
 export interface SandboxInfo {
 	baseUrl: string;
@@ -76,7 +78,12 @@ function stats(sandbox: Sandbox, cpuStart: NodeJS.CpuUsage): SandboxStats {
 async function main(): Promise<void> {
 	const deals = Number(arg('--deals') ?? '1000');
 	const latency = Number(arg('--latency') ?? '0');
-	const sandbox = await startSandbox({ sizes: { deals }, latency: latency > 0 ? { ms: latency, jitterMs: Number(arg('--jitter') ?? '0') } : false });
+	const layout = arg('--deal-layout') as IdLayout | undefined;
+	const sandbox = await startSandbox({
+		sizes: { deals },
+		dealIds: layout === undefined ? undefined : idLayout(layout, deals),
+		latency: latency > 0 ? { ms: latency, jitterMs: Number(arg('--jitter') ?? '0') } : false,
+	});
 	let cpuStart = process.cpuUsage();
 
 	const control = http.createServer((req, res) => {
@@ -126,6 +133,9 @@ async function main(): Promise<void> {
 			}
 		});
 	});
+	// The workers' fetch keeps its connection to this port between calls that can be a measured run
+	// apart: a server closing it after Node's default 5 s idle races their next call on a busy machine.
+	control.keepAliveTimeout = 10 * 60_000;
 	await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
 	const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
 

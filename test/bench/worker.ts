@@ -134,7 +134,10 @@ async function main(): Promise<void> {
 		const result = await run(job);
 		process.send?.({ ok: true, result }, () => process.exit(0));
 	} catch (error) {
-		const message = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
+		// fetch() puts what went wrong (a refused or reset connection) in `cause`.
+		const reason = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
+		const cause = reason instanceof Error ? ` (${reason.message})` : '';
+		const message = error instanceof Error ? `${error.message}${cause}\n${error.stack ?? ''}` : String(error);
 		process.send?.({ ok: false, error: message }, () => process.exit(1));
 	}
 }

@@ -4,7 +4,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { LoggedRequest } from '../../sandbox';
+import type { IdLayout, LoggedRequest } from '../../sandbox';
+import { ID_LAYOUT_DESCRIPTIONS, idLayout } from '../../sandbox';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
 const TOTAL_DEALS = 1000;
@@ -41,21 +42,22 @@ describe('Return All in id order, id ranges paged at once', () => {
 
 		const queries = env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery));
 		// First page as page after page asks for it, then the last page (the highest ids), then the
-		// 800 ids between split into 4 ranges of 200, each read in 2 pages.
+		// 800 ids between, read from both ends and split in the middle: 4 requests at once, each
+		// the first page of a span of ids, lowest first or (sort=-id) highest first.
 		expect(queries.slice(0, 2)).toEqual(['page[size]=100', "filter=greaterThan(id,'10100')&sort=-id&page[size]=100"]);
-		expect(queries.slice(2).sort()).toEqual(
+		expect(queries.slice(2, 6).sort()).toEqual(
 			[
-				"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10300'))&page[size]=100",
-				"filter=and(greaterThan(id,'10200'),lessOrEqual(id,'10300'))&page[size]=100",
-				"filter=and(greaterThan(id,'10300'),lessOrEqual(id,'10500'))&page[size]=100",
-				"filter=and(greaterThan(id,'10400'),lessOrEqual(id,'10500'))&page[size]=100",
-				"filter=and(greaterThan(id,'10500'),lessOrEqual(id,'10700'))&page[size]=100",
-				"filter=and(greaterThan(id,'10600'),lessOrEqual(id,'10700'))&page[size]=100",
-				"filter=and(greaterThan(id,'10700'),lessOrEqual(id,'10900'))&page[size]=100",
-				"filter=and(greaterThan(id,'10800'),lessOrEqual(id,'10900'))&page[size]=100",
+				"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10500'))&sort=-id&page[size]=100",
+				"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10900'))&page[size]=100",
+				"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10900'))&sort=-id&page[size]=100",
+				"filter=and(greaterThan(id,'10500'),lessOrEqual(id,'10900'))&page[size]=100",
 			].sort(),
 		);
-		// The same rate-limit cost per request as page-after-page keyset paging (11 requests of 10).
+		const ranged = /^filter=and\(greaterThan\(id,'\d+'\),lessOrEqual\(id,'\d+'\)\)(&sort=-id)?&page\[size\]=100$/;
+		expect(queries.slice(2).every((query) => ranged.test(query))).toBe(true);
+		// Pages end where the ids are, so no request brings less than a page: 10 requests where page
+		// after page sends 11, each at the rate-limit cost of a page-after-page keyset request.
+		expect(queries).toHaveLength(10);
 		expect(env.sandbox.apiRequests().every((request) => request.cost === 10 && request.query['page[number]'] === undefined)).toBe(true);
 		expect(env.sandbox.rateLimitSpent()).toBe(100);
 	});
@@ -72,13 +74,17 @@ describe('Return All in id order, id ranges paged at once', () => {
 		expect(peakInFlight(env.sandbox.apiRequests())).toBe(1);
 	});
 
-	it('sort -id: all deals in descending order, ranges read downwards', async () => {
+	it('sort -id: all deals in descending order, the ids between the first and the last page read from both ends', async () => {
 		const result = await env.run('loanCrmDeals', getMany({ returnAll: true, options: { sort: '-id' } }));
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result).map((item) => Number(item.id))).toEqual(Array.from({ length: TOTAL_DEALS }, (_, index) => FIRST_DEAL + TOTAL_DEALS - 1 - index));
 		const queries = env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery));
 		expect(queries.slice(0, 2)).toEqual(['sort=-id&page[size]=100', "filter=lessThan(id,'10901')&sort=id&page[size]=100"]);
-		expect(queries).toContain("filter=and(lessThan(id,'10901'),greaterOrEqual(id,'10701'))&sort=-id&page[size]=100");
+		// From the top down (the read's order) and from the bottom up (the opposite order).
+		expect(queries).toContain("filter=and(lessThan(id,'10901'),greaterOrEqual(id,'10101'))&sort=-id&page[size]=100");
+		expect(queries).toContain("filter=and(lessThan(id,'10901'),greaterOrEqual(id,'10101'))&sort=id&page[size]=100");
+		const ranged = /^filter=and\(lessThan\(id,'\d+'\),greaterOrEqual\(id,'\d+'\)\)&sort=-?id&page\[size\]=100$/;
+		expect(queries.slice(2).every((query) => ranged.test(query))).toBe(true);
 		expect(queries).toHaveLength(10);
 	});
 
@@ -100,8 +106,8 @@ describe('Return All in id order, id ranges paged at once', () => {
 		const queries = env.sandbox.apiRequests().map((request) => decodedQuery(request.rawQuery));
 		expect(queries[0]).toBe('page[size]=100');
 		expect(queries.slice(1).sort()).toEqual([
-			// 150 deals to go, 1 per id: one range on a whole page, the rest after it.
-			"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10200'))&page[size]=100",
+			// 150 deals to go, 1 per id: up to id 10250, a page from below and the rest after it, at once.
+			"filter=and(greaterThan(id,'10100'),lessOrEqual(id,'10250'))&page[size]=100",
 			"filter=and(greaterThan(id,'10200'),lessOrEqual(id,'10250'))&page[size]=100",
 		]);
 	});
@@ -114,24 +120,23 @@ describe('Return All in id order, id ranges paged at once', () => {
 		expect(jsonOf(result).map((item) => Number(item.id))).toEqual(expected);
 	});
 
-	it('balances by what the data holds: a range busier than the estimate is taken over in parts', async () => {
-		// A sparse start (every 5th id up to 10500, as deletions leave it) makes the first page
-		// promise 1 deal per 5 ids: the 400 ids up to the last page look like one range of 80 deals,
-		// but hold 400.
+	it('balances by what the data holds: the ids between are read from both ends, which meet where the deals are', async () => {
+		// A sparse start (every 5th id up to 10500, as deletions leave it) makes the first page say
+		// 1 deal per 5 ids; the 400 ids up to the last page hold 400.
 		for (let id = FIRST_DEAL; id <= 10500; id++) if (id % 5 !== 0) env.sandbox.data.deleteDeal(id);
 		env.sandbox.setLatency({ ms: 30 });
 		const expectedIds = env.sandbox.data.idsOf('deals').map(Number);
+		expect(expectedIds).toHaveLength(600);
 		const result = await env.run('loanCrmDeals', getMany({ returnAll: true }));
 		expect(jsonOf(result).map((item) => Number(item.id))).toEqual(expectedIds);
 		const requests = env.sandbox.apiRequests();
-		expect(decodedQuery(requests[2].rawQuery)).toBe("filter=and(greaterThan(id,'10500'),lessOrEqual(id,'10900'))&page[size]=100");
-		// Other workers took over the upper parts of that range once its density was known.
-		const bounds = requests.map((request) => /lessOrEqual\(id,'(\d+)'\)/.exec(request.query.filter ?? '')?.[1]).filter((bound) => bound !== undefined);
-		expect(new Set(bounds).size).toBeGreaterThan(1);
+		const queries = requests.map((request) => decodedQuery(request.rawQuery));
+		expect(queries).toContain("filter=and(greaterThan(id,'10500'),lessOrEqual(id,'10900'))&page[size]=100");
+		expect(queries).toContain("filter=and(greaterThan(id,'10500'),lessOrEqual(id,'10900'))&sort=-id&page[size]=100");
 		expect(peakInFlight(requests)).toBeGreaterThanOrEqual(2);
 		expect(peakInFlight(requests)).toBeLessThanOrEqual(4);
-		// Still nothing read twice: 1 + 1 + 4 pages of 100, plus at most one short page per split.
-		expect(requests.length).toBeLessThanOrEqual(6 + new Set(bounds).size);
+		// Nothing read twice: 6 pages of deals, as page after page reads them (plus its empty 7th).
+		expect(requests.length).toBeLessThanOrEqual(7);
 	});
 
 	it('loses and repeats nothing while deals are created and deleted between its requests', async () => {
@@ -160,6 +165,42 @@ describe('Return All in id order, id ranges paged at once', () => {
 		for (const id of returned) expect(before.has(id) || created.has(id)).toBe(true);
 		expect(deleted.size).toBeGreaterThan(5);
 	});
+});
+
+describe('Return All over the id layouts of a multi-tenant service (the sandbox seeded with the layout)', () => {
+	// The service (ids 1–300 and 9,001–13,750, here from 10001) and records crowded at the
+	// top of the span; the other layouts are read by the unit tests (test/unit/keyRanges.test.ts).
+	const layouts: IdLayout[] = ['oneLongGap', 'skewedTop'];
+	for (const layout of layouts) {
+		describe(ID_LAYOUT_DESCRIPTIONS[layout], () => {
+			const layoutIds = idLayout(layout, 5050);
+			const service = useSandbox({ dealIds: layoutIds });
+
+			it('every deal once, in id order, as page after page returns them; within 10 % of its requests; 4 in flight at most; one token', async () => {
+				service.sandbox.setLatency({ ms: 10 });
+				try {
+					const parallel = await service.run('loanCrmDeals', getMany({ returnAll: true }));
+					expect(parallel.error).toBeUndefined();
+					expect(jsonOf(parallel).map((item) => Number(item.id))).toEqual(layoutIds);
+					const requests = service.sandbox.apiRequests();
+					expect(peakInFlight(requests)).toBeGreaterThanOrEqual(2);
+					expect(peakInFlight(requests)).toBeLessThanOrEqual(4);
+					// Every request the first page of a span of ids, at the cost of a page-after-page keyset request.
+					expect(requests.every((request) => request.cost === 10 && request.query['page[number]'] === undefined)).toBe(true);
+					expect(service.sandbox.tokenRequests()).toHaveLength(1);
+
+					service.sandbox.clearLog();
+					const sequential = await service.run('loanCrmDeals', getMany({ returnAll: true, requestOptions: { requestsInParallel: 1 } }));
+					expect(jsonOf(sequential)).toEqual(jsonOf(parallel));
+					const pageAfterPage = service.sandbox.apiRequests().length;
+					expect(pageAfterPage).toBe(51);
+					expect(requests.length).toBeLessThanOrEqual(1.1 * pageAfterPage);
+				} finally {
+					service.sandbox.setLatency(false);
+				}
+			});
+		});
+	}
 });
 
 describe('many input items, requests at once', () => {

@@ -189,24 +189,16 @@ async function parallelKeyset(context: RequestContext, options: PaginateOptions,
 		const page = await run.inRequestSlot(parallel, async () => await fetchPage(context, options, pageQuery));
 		return { ...page, count: page.resources.length, keys: page.ids.every(isWholeNumberId) ? page.ids.map(keyOf) : undefined };
 	};
-	let first: KeyedResourcePage | undefined;
 	const source: KeyPageSource<KeyedResourcePage> = {
-		first: async (size) => (first = await fetchKeyed({ ...query, pageSize: size })),
-		last: async () => {
-			const ids = first?.ids ?? [];
-			const page = await fetchKeyed({
-				...query,
-				sort: ascending ? '-id' : 'id',
-				filter: keysetFilter(query.filter, direction, ids[ids.length - 1]),
-				pageSize: MAX_PAGE_SIZE,
-			});
-			// Asked for in the opposite order; handed back in the read's.
-			const resources = [...page.resources].reverse();
-			return { ...page, resources, ids: [...page.ids].reverse(), keys: page.keys === undefined ? undefined : [...page.keys].reverse() };
-		},
-		between: async (from, to) => {
+		first: async (size) => await fetchKeyed({ ...query, pageSize: size }),
+		between: async (from, to, which) => {
 			const upper = to === Infinity ? undefined : `${ascending ? 'lessOrEqual' : 'greaterOrEqual'}(id,${quoteLiteral(idOf(to))})`;
-			return await fetchKeyed({ ...query, filter: combineFilters([keysetFilter(query.filter, direction, idOf(from)), upper]), pageSize: MAX_PAGE_SIZE });
+			const filter = combineFilters([keysetFilter(query.filter, direction, idOf(from)), upper]);
+			if (which === 'up') return await fetchKeyed({ ...query, filter, pageSize: MAX_PAGE_SIZE });
+			// The highest keys: the first page in the opposite order, handed back in the read's.
+			const page = await fetchKeyed({ ...query, sort: ascending ? '-id' : 'id', filter, pageSize: MAX_PAGE_SIZE });
+			const reverse = <T>(list: readonly T[]): T[] => [...list].reverse();
+			return { ...page, resources: reverse(page.resources), ids: reverse(page.ids), keys: page.keys === undefined ? undefined : reverse(page.keys) };
 		},
 	};
 	return await readKeyRanges({
