@@ -432,6 +432,8 @@ export class SandboxServer {
 	}
 
 	private sendJsonApi(ctx: Ctx, status: number, doc: unknown, headers: Record<string, string> = {}): void {
+		const data = (doc as { data?: unknown } | undefined)?.data;
+		if (Array.isArray(data)) ctx.entry.dataIds = data.map((resource) => String((resource as { id?: unknown }).id));
 		this.send(ctx, status, { ...JSON_API_HEADERS, ...headers }, JSON.stringify(doc));
 	}
 

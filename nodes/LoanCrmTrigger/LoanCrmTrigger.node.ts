@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { FeedQuery, FeedState } from './changeFeed';
-import { fingerprint, latestRecord, pollRecordChanges } from './changeFeed';
+import { DEFAULT_MAX_RECORDS_PER_POLL, MAX_RECORDS_PER_POLL_CEILING, fingerprint, latestRecord, pollRecordChanges } from './changeFeed';
 import { anyOf, queryFromOptions } from '../shared/input/query';
 import { DEAL_STATUSES, RESOURCE_TYPES } from '../shared/service/schema';
 import type { TransitionSelection, TransitionState } from './statusTransitions';
@@ -34,6 +34,15 @@ function statusList(context: IPollFunctions, name: string, label: string): strin
 		}
 	}
 	return [...new Set(statuses)];
+}
+
+/** Options → Max Records per Poll: a whole number from 1 to the ceiling (an expression may give anything). */
+function maxRecordsPerPoll(context: IPollFunctions, options: IDataObject): number {
+	const value = options.maxRecordsPerPoll ?? DEFAULT_MAX_RECORDS_PER_POLL;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_RECORDS_PER_POLL_CEILING) {
+		throw invalidParameter(context.getNode(), 'Options → Max Records per Poll', `must be a whole number from 1 to ${MAX_RECORDS_PER_POLL_CEILING}; got ${JSON.stringify(value)}`);
+	}
+	return value;
 }
 
 /** Replaces the node's static data with `state` (keys of another event's state are removed). */
@@ -79,7 +88,7 @@ export class LoanCrmTrigger implements INodeType {
 			{ filter: 'Filter', conditions: 'Options → Conditions' },
 		);
 		const windowSeconds = typeof options.safetyWindow === 'number' ? options.safetyWindow : DEFAULT_SAFETY_WINDOW_SECONDS;
-		const query: FeedQuery = { path: event.path, type: event.type, field: event.field, filter, windowMs: windowSeconds * 1000 };
+		const query: FeedQuery = { path: event.path, type: event.type, field: event.field, filter, windowMs: windowSeconds * 1000, maxRecords: maxRecordsPerPoll(this, options) };
 		const statusField = event.statusField;
 		const selection: TransitionSelection | undefined =
 			statusField === undefined
@@ -102,10 +111,15 @@ export class LoanCrmTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		if (selection !== undefined && statusField !== undefined) {
 			const result = await pollStatusTransitions(this, { ...query, statusField }, selection, settings, staticData as TransitionState, Date.now());
-			if (result.forgotten > 0) {
+			const trigger = `Loan CRM Trigger "${this.getNode().name}"`;
+			if (result.forgotten !== 0) {
+				const what = result.forgotten < 0 ? 'found more deals in the watched statuses than that and did not remember the longest-untouched' : `forgot ${result.forgotten} in the watched statuses`;
 				this.logger.warn(
-					`Loan CRM Trigger "${this.getNode().name}" remembers at most ${MAX_REMEMBERED_DEALS} deals and forgot ${result.forgotten} in the watched statuses; if one of them changes while in a To status it is emitted once with previousStatus null. Narrow the statuses or add a Filter.`,
+					`${trigger} remembers at most ${MAX_REMEMBERED_DEALS} deals and ${what}; if one of them changes while in a To status it is emitted once with previousStatus null. Narrow the From or To statuses.`,
 				);
+			}
+			if (result.rateLimited) {
+				this.logger.warn(`${trigger}: Loan CRM answered 429 (rate limit) while the trigger took its baseline; it keeps what it read and continues at the next poll.`);
 			}
 			if (result.state !== undefined) store(staticData, result.state);
 			return result.emit.length > 0 ? [this.helpers.returnJsonArray(result.emit)] : null;

@@ -4,6 +4,7 @@ import { conditionsProperty } from '../shared/description/conditions';
 import type { ResourceTypeName } from '../shared/service/schema';
 import { DEAL_STATUSES } from '../shared/service/schema';
 import { displayNameOf } from '../shared/service/catalogue';
+import { DEFAULT_MAX_RECORDS_PER_POLL, MAX_RECORDS_PER_POLL_CEILING } from './changeFeed';
 
 interface TriggerEvent {
 	name: string;
@@ -90,6 +91,14 @@ export function triggerProperties(): INodeProperties[] {
 			options: [
 				conditions('contacts', contactEvents),
 				conditions('deals', dealEvents),
+				{
+					displayName: 'Max Records per Poll',
+					name: 'maxRecordsPerPoll',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_POLL_CEILING, numberPrecision: 0 },
+					default: DEFAULT_MAX_RECORDS_PER_POLL,
+					description: `Most records one poll emits (one execution). A larger backlog, e.g. a bulk import, continues at the next polls, in change order, nothing skipped. Up to ${MAX_RECORDS_PER_POLL_CEILING}.`,
+				},
 				{
 					displayName: 'Safety Window (Seconds)',
 					name: 'safetyWindow',

@@ -55,10 +55,10 @@ describe('Deal Status Changed', () => {
 		expect(settledAtActivation.length).toBeGreaterThan(0);
 
 		expect(await poll(SETTLED, state)).toEqual([]);
-		// Activation: every Settled deal, sparse fieldset, keyset pages of 100.
+		// Activation: every Settled deal, newest change first, sparse fieldset, keyset pages of 100.
 		const baseline = env.sandbox.apiRequests();
 		expect(baseline).toHaveLength(Math.floor(settledAtActivation.length / 100) + 1);
-		expect(decodedQuery(baseline[0].rawQuery)).toBe("filter=equals(dealStatus,'Settled')&fields[deals]=dealStatus,updated&page[size]=100");
+		expect(decodedQuery(baseline[0].rawQuery)).toBe("filter=equals(dealStatus,'Settled')&sort=-updated,-id&fields[deals]=dealStatus,updated&page[size]=100");
 		expect(state.since).toBe(isoAt(0));
 
 		// An edit of a deal that was already Settled at activation does not fire.
@@ -263,13 +263,14 @@ describe('quiet polls', () => {
 		for (const deal of burst) env.sandbox.data.updateDeal(deal.id, { name: `Burst ${deal.id}` });
 		env.sandbox.clearLog();
 		expect(await poll(parameters, state)).toHaveLength(254);
-		expect(env.sandbox.apiRequests()).toHaveLength(3);
+		// One id-order page (full), then three pages in change order.
+		expect(env.sandbox.apiRequests()).toHaveLength(4);
 
 		// Within the window the burst is re-read (and skipped); past it, one empty request a poll.
 		at(30);
 		env.sandbox.clearLog();
 		expect(await poll(parameters, state)).toEqual([]);
-		expect(env.sandbox.apiRequests()).toHaveLength(3);
+		expect(env.sandbox.apiRequests()).toHaveLength(4);
 		at(100);
 		expect(await poll(parameters, state)).toEqual([]);
 		const drained = JSON.stringify(state);

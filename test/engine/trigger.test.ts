@@ -45,7 +45,7 @@ describe('Loan CRM Trigger', () => {
 		expect((await poll({ event: 'dealCreated' }, state)).map((item) => item.id)).toEqual([another.id]);
 	});
 
-	it('filters by timestamp on the server and pages with the shared routine', async () => {
+	it('filters by timestamp on the server; a window of more than a page is read in change order by keyset', async () => {
 		const state: IDataObject = {};
 		await poll({ event: 'dealUpdated' }, state);
 		env.sandbox.clearLog();
@@ -55,9 +55,16 @@ describe('Loan CRM Trigger', () => {
 		expect(emitted).toHaveLength(150);
 		expect(new Set(emitted.map((item) => item.id))).toEqual(new Set(changed.map((deal) => deal.id)));
 		const requests = env.sandbox.apiRequests();
-		expect(requests).toHaveLength(2);
+		expect(requests).toHaveLength(3);
+		// One page in id order (a quiet window ends here); it was full, so the read starts again in
+		// change order, page 1 every time, after the last record's (stamp, id).
 		expect(decodedQuery(requests[0].rawQuery)).toMatch(/^filter=greaterOrEqual\(updated,'\d{4}-\d\d-\d\dT[\d:.]+Z'\)&page\[size\]=100$/);
-		expect(decodedQuery(requests[1].rawQuery)).toMatch(/^filter=and\(greaterOrEqual\(updated,'[^']+'\),greaterThan\(id,'\d+'\)\)&page\[size\]=100$/);
+		expect(decodedQuery(requests[1].rawQuery)).toMatch(/^filter=greaterOrEqual\(updated,'[^']+'\)&sort=updated,id&page\[size\]=100$/);
+		expect(decodedQuery(requests[2].rawQuery)).toMatch(
+			/^filter=and\(greaterOrEqual\(updated,'[^']+'\),or\(greaterThan\(updated,'[^']+'\),and\(equals\(updated,'[^']+'\),greaterThan\(id,'\d+'\)\)\)\)&sort=updated,id&page\[size\]=100$/,
+		);
+		// A sort other than by id costs double on the service's rate limit.
+		expect(requests.map((request) => request.cost)).toEqual([10, 20, 20]);
 	});
 
 	it('emits a record changed twice between polls once, and again after a later change', async () => {
@@ -113,6 +120,15 @@ describe('Loan CRM Trigger', () => {
 		const fresh = env.sandbox.data.createContact({ firstName: 'New', lastName: 'Person' });
 		expect((await poll({ event: 'contactCreated' }, created)).map((item) => item.id)).toEqual([fresh.id]);
 		expect(new Set((await poll({ event: 'contactUpdated' }, updated)).map((item) => item.id))).toEqual(new Set([existing.id, fresh.id]));
+	});
+
+	it('refuses a Max Records per Poll outside 1–5000 (e.g. from an expression), naming it, before any request', async () => {
+		for (const value of ['={{ 0 }}', '={{ 6000 }}', '={{ 2.5 }}']) {
+			await expect(poll({ event: 'dealUpdated', options: { maxRecordsPerPoll: value as unknown as number } }, {})).rejects.toThrow(
+				/^Parameter "Options → Max Records per Poll" must be a whole number from 1 to 5000; got /,
+			);
+		}
+		expect(env.sandbox.apiRequests()).toEqual([]);
 	});
 
 	it('Fetch Test Event returns one recent sample record', async () => {
