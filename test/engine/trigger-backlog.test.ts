@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { readBudget } from '../../nodes/LoanCrmTrigger/changeFeed';
+import { readBudget } from '../../nodes/shared/trigger/changeFeed';
 import { PollAbandoned, runPoll } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
 import { decodedQuery, useSandbox } from './helpers';
@@ -24,7 +24,7 @@ function stampAt(seconds: number): string {
 }
 
 async function poll(parameters: INodeParameters, staticData: IDataObject, abandonWhen?: Promise<unknown>) {
-	const result = await runPoll({ nodeType: 'loanCrmTrigger', parameters, credentials: env.store, staticData, abandonWhen });
+	const result = await runPoll({ nodeType: 'loanCrmDealsTrigger', parameters, credentials: env.store, staticData, abandonWhen });
 	return (result?.[0] ?? []).map((item) => item.json);
 }
 

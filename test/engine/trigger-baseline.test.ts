@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BASELINE_REQUESTS_PER_POLL } from '../../nodes/LoanCrmTrigger/statusTransitions';
+import { BASELINE_REQUESTS_PER_POLL } from '../../nodes/shared/trigger/statusTransitions';
 import { PollAbandoned, runPoll } from '../../harness';
 import { useSandbox } from './helpers';
 
@@ -20,7 +20,7 @@ function at(seconds: number): void {
 }
 
 async function poll(parameters: INodeParameters, staticData: IDataObject, abandonWhen?: Promise<unknown>) {
-	const result = await runPoll({ nodeType: 'loanCrmTrigger', parameters, credentials: env.store, staticData, abandonWhen });
+	const result = await runPoll({ nodeType: 'loanCrmDealsTrigger', parameters, credentials: env.store, staticData, abandonWhen });
 	return (result?.[0] ?? []).map((item) => item.json);
 }
 

@@ -7,7 +7,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { MAX_REMEMBERED_DEALS } from '../../nodes/LoanCrmTrigger/statusTransitions';
+import { MAX_REMEMBERED_DEALS } from '../../nodes/shared/trigger/statusTransitions';
 import { runPoll } from '../../harness';
 import { useSandbox } from './helpers';
 

@@ -3,7 +3,7 @@
  * position, min(drain cursor, since − window), never before the horizon — and which fingerprints
  * are kept. (Behaviour over real polls: test/engine/trigger*.test.ts.)
  */
-import { MAX_SEEN, readBudget, readStart, trimSeen } from '../../nodes/LoanCrmTrigger/changeFeed';
+import { MAX_SEEN, readBudget, readStart, trimSeen } from '../../nodes/shared/trigger/changeFeed';
 
 const T = Date.parse('2026-11-20T10:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();

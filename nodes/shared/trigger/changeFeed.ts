@@ -50,14 +50,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Document } from '../shared/service/jsonapi';
-import { flatten } from '../shared/service/jsonapi';
-import type { PaginateOptions, PageVerdict } from '../shared/paging/pagination';
-import { MAX_PAGE_SIZE, attributeThenIdAfter, paginate } from '../shared/paging/pagination';
-import { combineFilters, quoteLiteral } from '../shared/input/query';
-import type { RequestContext } from '../shared/requests/runContext';
-import type { ApiResponse } from '../shared/requests/transport';
-import { apiRequest } from '../shared/requests/transport';
+import type { Document } from '../service/jsonapi';
+import { flatten } from '../service/jsonapi';
+import type { PaginateOptions, PageVerdict } from '../paging/pagination';
+import { MAX_PAGE_SIZE, attributeThenIdAfter, paginate } from '../paging/pagination';
+import { combineFilters, quoteLiteral } from '../input/query';
+import type { RequestContext } from '../requests/runContext';
+import type { ApiResponse } from '../requests/transport';
+import { apiRequest } from '../requests/transport';
 
 /** Most fingerprints remembered for one safety window; see `trimSeen` for what happens above it. */
 export const MAX_SEEN = 20_000;
