@@ -257,12 +257,14 @@ export async function runPoll(opts: {
 	registry?: Registry;
 	/** Trigger mode: cut the poll off when this settles (see the file header). */
 	abandonWhen?: Promise<unknown>;
+	/** The workflow's and the node's ids, kept across polls as n8n keeps them (default: fresh ones each poll). */
+	ids?: { workflowId: string; nodeId: string };
 }): Promise<INodeExecutionData[][] | null> {
 	const registry = opts.registry ?? defaultRegistry();
 	const { type, typeVersion, nodeName } = resolveNodeType(registry, opts.nodeType, opts.typeVersion);
 	const store = toStore(opts.credentials);
 	const node: INode = {
-		id: randomUUID(),
+		id: opts.ids?.nodeId ?? randomUUID(),
 		name: nodeName,
 		type,
 		typeVersion,
@@ -284,7 +286,7 @@ export async function runPoll(opts: {
 
 	const nodes = [node];
 	bindCredentials(nodes, store, registry);
-	const workflowId = randomUUID();
+	const workflowId = opts.ids?.workflowId ?? randomUUID();
 	const callerState = opts.staticData ?? {};
 	const staged = opts.abandonWhen === undefined ? callerState : deepCopy(callerState);
 	const workflow = new Workflow({

@@ -23,8 +23,8 @@ function stampAt(seconds: number): string {
 	return new Date(clock + seconds * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-async function poll(parameters: INodeParameters, staticData: IDataObject, abandonWhen?: Promise<unknown>) {
-	const result = await runPoll({ nodeType: 'loanCrmDealsTrigger', parameters, credentials: env.store, staticData, abandonWhen });
+async function poll(parameters: INodeParameters, staticData: IDataObject, abandonWhen?: Promise<unknown>, ids?: { workflowId: string; nodeId: string }) {
+	const result = await runPoll({ nodeType: 'loanCrmDealsTrigger', parameters, credentials: env.store, staticData, abandonWhen, ids });
 	return (result?.[0] ?? []).map((item) => item.json);
 }
 
@@ -185,6 +185,33 @@ describe('a backlog larger than one poll', () => {
 		expect(emitted.map((item) => item.id)).toEqual(candidates.filter((_id, index) => index % 2 === 0));
 		// Not Settled at activation, so not remembered (the baseline reads the watched statuses).
 		for (const item of emitted) expect(item).toEqual(expect.objectContaining({ dealStatus: 'Settled', lenderName: 'E2E Bank', previousStatus: null }));
+	}, 120_000);
+});
+
+describe("n8n's durable poll cursors", () => {
+	it('a poll that starts from the state its predecessor started from (that commit not landed yet) emits nothing and sends nothing', async () => {
+		const ids = { workflowId: 'wf-durable-commit', nodeId: 'node-durable-commit' };
+		const parameters = { event: 'dealUpdated', options: { maxRecordsPerPoll: 100 } };
+		const committed: IDataObject = {};
+		await poll(parameters, committed, undefined, ids);
+		const order = scrambledIds(250);
+		changeInOrder(order, 1, 3);
+		at(1000);
+		const beforeCommit = JSON.parse(JSON.stringify(committed)) as IDataObject;
+		expect((await poll(parameters, committed, undefined, ids)).map((item) => item.id)).toEqual(order.slice(0, 100));
+		// n8n commits that state with the execution of its items, after the poll returned. The next
+		// poll, started before the commit, gets the state as it was:
+		const stale = JSON.parse(JSON.stringify(beforeCommit)) as IDataObject;
+		at(1001);
+		env.sandbox.clearLog();
+		expect(await poll(parameters, stale, undefined, ids)).toEqual([]);
+		expect(env.sandbox.apiRequests()).toEqual([]);
+		expect(stale).toEqual(beforeCommit);
+		// Once committed, polls go on from there: each change once.
+		const rest = await drain(parameters, committed, 1002);
+		expect([...order.slice(0, 100), ...rest.flatMap((entry) => entry.items.map((item) => item.id))]).toEqual(order);
+		// Another trigger node (other ids) is not held back by this one.
+		expect(await poll(parameters, JSON.parse(JSON.stringify(beforeCommit)) as IDataObject)).toHaveLength(100);
 	}, 120_000);
 });
 

@@ -19,12 +19,12 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-type Deal = StoredResource<Record<string, unknown>>;
+type Deal = StoredResource<object>;
 
 /** The contract's order of `deals` by `attribute` then id (both descending with `descending`). */
 function expectedOrder(attribute: string, descending: boolean, keep: (deal: Deal) => boolean = () => true): string[] {
 	const value = (deal: Deal): number | string | null => {
-		const raw = deal.attributes[attribute];
+		const raw = (deal.attributes as Record<string, unknown>)[attribute];
 		if (raw === null || raw === undefined) return null;
 		return attribute === 'updated' ? Date.parse(String(raw)) : String(raw).toLowerCase();
 	};
@@ -63,7 +63,7 @@ describe('sorted reads', () => {
 	it('a keyset filter starts where it says, with other conditions still applied', async () => {
 		const order = expectedOrder('updated', false);
 		const pivot = sb.data.get('deals', order[300]) as Deal;
-		const stamp = String(pivot.attributes.updated);
+		const stamp = String((pivot.attributes as { updated: string }).updated);
 		const after = `or(greaterThan(updated,'${stamp}'),and(equals(updated,'${stamp}'),greaterThan(id,'${pivot.id}')))`;
 		expect(await readAll(`sort=updated,id&filter=${encodeURIComponent(after)}`)).toEqual(order.slice(301));
 		const settledAfter = `and(${after},equals(dealStatus,'Settled'))`;
@@ -73,7 +73,8 @@ describe('sorted reads', () => {
 
 		const descending = expectedOrder('updated', true);
 		const top = sb.data.get('deals', descending[120]) as Deal;
-		const before = `or(lessThan(updated,'${String(top.attributes.updated)}'),and(equals(updated,'${String(top.attributes.updated)}'),lessThan(id,'${top.id}')),equals(updated,null))`;
+		const topStamp = String((top.attributes as { updated: string }).updated);
+		const before = `or(lessThan(updated,'${topStamp}'),and(equals(updated,'${topStamp}'),lessThan(id,'${top.id}')),equals(updated,null))`;
 		expect(await readAll(`sort=-updated,-id&filter=${encodeURIComponent(before)}`)).toEqual(descending.slice(121));
 	});
 

@@ -4,6 +4,16 @@
  * change detection (changeFeed.ts, statusTransitions.ts), storing its state only after the whole
  * poll succeeded. In the editor ("Fetch Test Event") it returns the newest matching record, marked
  * `sample: true`.
+ *
+ * With n8n's durable poll cursors (2.36+), the state a poll produced is committed together with the
+ * execution of its items, after the poll has returned and without the next poll waiting for it. When
+ * polls follow each other closely (several poll times, or the late ones n8n's scheduler fires in a
+ * row after a restart), the next poll can start from the state before that commit and emit the same
+ * items again. So each process remembers, per trigger node, the state its last emitting poll started
+ * from: a poll that starts from that same state within `COMMIT_GRACE_MS` emits nothing and changes
+ * nothing (its predecessor's result is still being committed). Without durable cursors the state is
+ * shared in memory and has moved on, so this never applies; if n8n dropped the predecessor's result
+ * (no execution, no commit), the poll after the grace emits it.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
@@ -17,6 +27,12 @@ import { MAX_REMEMBERED_DEALS, pollStatusTransitions, transitionItem } from './s
 import { TRIGGER_EVENTS } from './events';
 
 const DEFAULT_SAFETY_WINDOW_SECONDS = 120;
+
+/** How long a poll waits, at most, for its predecessor's state to be committed (see the header). */
+const COMMIT_GRACE_MS = 60_000;
+
+/** Per trigger node (`<workflow id>:<node id>`): the state its last emitting poll in this process started from. */
+const lastEmittingPoll = new Map<string, { startedFrom: string; at: number }>();
 
 /** A status list from the multi-select, or from an expression (an array or comma-separated text). */
 function statusList(context: IPollFunctions, name: string, label: string): string[] {
@@ -95,6 +111,18 @@ export async function pollTrigger(context: IPollFunctions, offered: readonly str
 
 	const staticData = context.getWorkflowStaticData('node');
 	const trigger = `Loan CRM Trigger "${context.getNode().name}"`;
+	const nodeKey = `${String(context.getWorkflow().id)}:${context.getNode().id}`;
+	const startedFrom = fingerprint(staticData);
+	const previous = lastEmittingPoll.get(nodeKey);
+	if (previous !== undefined && previous.startedFrom === startedFrom && Date.now() - previous.at < COMMIT_GRACE_MS) {
+		context.logger.debug(`${trigger}: the previous poll's items are still being committed by n8n; this poll waits for the next one`);
+		return null;
+	}
+	const emitted = (items: IDataObject[]): INodeExecutionData[][] | null => {
+		if (items.length === 0) return null;
+		lastEmittingPoll.set(nodeKey, { startedFrom, at: Date.now() });
+		return [context.helpers.returnJsonArray(items)];
+	};
 	if (selection !== undefined && statusField !== undefined) {
 		const result = await pollStatusTransitions(context, { ...query, statusField }, selection, settings, staticData as TransitionState, Date.now());
 		if (result.forgotten !== 0) {
@@ -107,9 +135,9 @@ export async function pollTrigger(context: IPollFunctions, offered: readonly str
 			context.logger.warn(`${trigger}: Loan CRM answered 429 (rate limit) while the trigger took its baseline; it keeps what it read and continues at the next poll.`);
 		}
 		if (result.state !== undefined) store(staticData, result.state);
-		return result.emit.length > 0 ? [context.helpers.returnJsonArray(result.emit)] : null;
+		return emitted(result.emit);
 	}
 	const { emit, state } = await pollRecordChanges(context, query, settings, staticData as FeedState, Date.now());
 	if (state !== undefined) store(staticData, state);
-	return emit.length > 0 ? [context.helpers.returnJsonArray(emit)] : null;
+	return emitted(emit);
 }
