@@ -22,7 +22,7 @@ export { HARNESS_PACKAGE, NOOP_TYPE, createRegistry, defaultRegistry } from './r
 export type { PackageSource } from './package-source';
 export { REPO_ROOT, loadPackageSource, readPackageJson, sourcePathFor } from './package-source';
 export type { CredentialsInput, RunResult, WorkflowCredentialsInput, WorkflowRunResult } from './run';
-export { DEFAULT_CREDENTIAL_TYPE, START_NODE_TYPE, runNode, runPoll, runWorkflow } from './run';
+export { DEFAULT_CREDENTIAL_TYPE, PollAbandoned, START_NODE_TYPE, runNode, runPoll, runWorkflow } from './run';
 export { runListSearch } from './list-search';
 
 export type { SandboxCredentialOverrides, SandboxLike } from './sandbox-credential';

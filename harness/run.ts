@@ -7,6 +7,11 @@
  *     mode), with the node's static data backed by the caller's object; mode 'manual' runs the
  *     poll node through WorkflowExecute like "Fetch Test Event" (n8n does not save static data
  *     for manual executions, so the caller's object is left untouched).
+ *     With `abandonWhen`, the poll is cut off when that promise settles, the way n8n 2.41's
+ *     durable scheduler abandons a poll that outlives N8N_SCHEDULER_POLL_TIMEOUT (or a killed
+ *     process loses one): the poll works on a copy of the static data (n8n's staged cursor), which
+ *     reaches the caller's object only if the poll finishes first; runPoll then rejects with
+ *     `PollAbandoned`, whose `settled` is the abandoned poll running on in the background.
  */
 import './env';
 
@@ -233,6 +238,14 @@ export async function runNode(opts: {
 	};
 }
 
+/** A trigger-mode poll cut off by `abandonWhen`; `settled` follows the poll that runs on. */
+export class PollAbandoned extends Error {
+	constructor(readonly settled: Promise<unknown>) {
+		super('poll abandoned (cut off before it finished)');
+		this.name = 'PollAbandoned';
+	}
+}
+
 export async function runPoll(opts: {
 	nodeType: string;
 	parameters: INodeParameters;
@@ -242,12 +255,16 @@ export async function runPoll(opts: {
 	mode?: 'trigger' | 'manual';
 	typeVersion?: number;
 	registry?: Registry;
+	/** Trigger mode: cut the poll off when this settles (see the file header). */
+	abandonWhen?: Promise<unknown>;
+	/** The workflow's and the node's ids, kept across polls as n8n keeps them (default: fresh ones each poll). */
+	ids?: { workflowId: string; nodeId: string };
 }): Promise<INodeExecutionData[][] | null> {
 	const registry = opts.registry ?? defaultRegistry();
 	const { type, typeVersion, nodeName } = resolveNodeType(registry, opts.nodeType, opts.typeVersion);
 	const store = toStore(opts.credentials);
 	const node: INode = {
-		id: randomUUID(),
+		id: opts.ids?.nodeId ?? randomUUID(),
 		name: nodeName,
 		type,
 		typeVersion,
@@ -269,7 +286,9 @@ export async function runPoll(opts: {
 
 	const nodes = [node];
 	bindCredentials(nodes, store, registry);
-	const workflowId = randomUUID();
+	const workflowId = opts.ids?.workflowId ?? randomUUID();
+	const callerState = opts.staticData ?? {};
+	const staged = opts.abandonWhen === undefined ? callerState : deepCopy(callerState);
 	const workflow = new Workflow({
 		id: workflowId,
 		name: 'Harness workflow',
@@ -277,7 +296,7 @@ export async function runPoll(opts: {
 		connections: {},
 		active: true,
 		nodeTypes: registry.nodeTypes,
-		staticData: { [`node:${nodeName}`]: opts.staticData ?? {} },
+		staticData: { [`node:${nodeName}`]: staged },
 		settings: { executionOrder: 'v1' },
 	});
 	const additionalData = createAdditionalData(store, { workflowId, mode: 'trigger' });
@@ -290,13 +309,16 @@ export async function runPoll(opts: {
 	);
 	// PollTriggerExecutor (non-testing path): own the isolate, run the poll, hand back the response.
 	await workflow.expression.acquireIsolate();
-	try {
-		return await Container.get(TriggersAndPollers).runPollFunction(
-			workflow,
-			workflow.getNode(nodeName) as INode,
-			pollFunctions,
-		);
-	} finally {
-		await workflow.expression.releaseIsolate();
-	}
+	const poll = Container.get(TriggersAndPollers)
+		.runPollFunction(workflow, workflow.getNode(nodeName) as INode, pollFunctions)
+		.finally(async () => await workflow.expression.releaseIsolate());
+	if (opts.abandonWhen === undefined) return await poll;
+	const cutOff = Symbol('cut off');
+	const outcome = await Promise.race([poll, opts.abandonWhen.then(() => cutOff)]);
+	if (outcome === cutOff) throw new PollAbandoned(poll.catch((error: unknown) => error));
+	// Finished first: the staged state becomes the caller's (n8n commits the cursor).
+	const finished = workflow.staticData[`node:${nodeName}`] as IDataObject;
+	for (const key of Object.keys(callerState)) delete callerState[key];
+	Object.assign(callerState, finished);
+	return outcome as INodeExecutionData[][] | null;
 }

@@ -8,8 +8,9 @@ import type { AddressInfo, Socket } from 'net';
 
 import { SandboxState, createSandboxData } from './data';
 import { ApiError, NOT_FOUND_TITLE, STATUS_TITLES, apiError, validationError } from './errors';
-import { evaluate, fieldValue, idRange, Scalar } from './filter';
-import { ParsedQuery, QueryFamily, costHints, parseQuery, queryForLog } from './query';
+import { AttrChain, FilterNode, Operand, compareScalars, evaluate, fieldValue, idRange, Scalar } from './filter';
+import { ParsedQuery, QueryFamily, SortKey, costHints, parseQuery, queryForLog } from './query';
+import type { Store } from './store';
 import {
 	ENDPOINTS,
 	EndpointDef,
@@ -87,6 +88,140 @@ interface Ctx {
 
 const JSON_API_HEADERS = { 'content-type': MEDIA_TYPE };
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/** A record's place in a sort's order: its id, its first sort key, and a stand-in record holding only the sorted fields. */
+interface OrderEntry {
+	id: number;
+	key: Scalar;
+	view: Rec;
+}
+
+interface OrderIndex {
+	/** The sorted fields (attribute names, `id`). */
+	fields: Set<string>;
+	entries: OrderEntry[];
+}
+
+/** A record's sort keys: values as the filter compares them, text folded (the collation ignores case). */
+function sortKeys(store: Store, type: string, rec: Rec, sort: SortKey[]): Scalar[] {
+	return sort.map((key) => {
+		if (key.field) {
+			const value = fieldValue(store, type, rec, key.field);
+			return typeof value === 'string' ? value.toLowerCase() : value;
+		}
+		if (key.count) {
+			const related = store.related(key.count.last.type, rec, key.count.last.rel);
+			return Array.isArray(related) ? related.length : 0;
+		}
+		return null;
+	});
+}
+
+/** Compares sort keys (null first ascending); 0 when every key ties (the caller breaks ties by id). */
+function compareSortKeys(sort: SortKey[], a: Scalar[], b: Scalar[]): number {
+	for (let i = 0; i < sort.length; i++) {
+		const x = a[i];
+		const y = b[i];
+		if (x === y) continue;
+		const c = x === null ? -1 : y === null ? 1 : (x as string | number | boolean) < (y as string | number | boolean) ? -1 : 1;
+		return sort[i].descending ? -c : c;
+	}
+	return 0;
+}
+
+/** Whether a filter reads only the record's own `fields` (no relationship, no count). */
+function readsOnly(node: FilterNode, fields: Set<string>): boolean {
+	const own = (chain: AttrChain) => chain.hops.length === 0 && fields.has(chain.attr);
+	const operand = (value: Operand) => (value.kind === 'field' ? own(value.chain) : value.kind !== 'count');
+	switch (node.kind) {
+		case 'compare':
+			return operand(node.left) && operand(node.right);
+		case 'text':
+		case 'any':
+			return own(node.field);
+		case 'has':
+			return false;
+		case 'not':
+			return readsOnly(node.filter, fields);
+		case 'and':
+		case 'or':
+			return node.filters.every((child) => readsOnly(child, fields));
+	}
+}
+
+function fieldOperand(operand: Operand, attr: string): boolean {
+	return operand.kind === 'field' && operand.chain.hops.length === 0 && operand.chain.attr === attr;
+}
+
+function literalOf(operand: Operand): Scalar | undefined {
+	return operand.kind === 'literal' ? operand.value : undefined;
+}
+
+/**
+ * For a condition that excludes a leading stretch of the sort's order, a test that is true exactly
+ * on that stretch (so the read can start after it by binary search): a lower bound on the first
+ * sort key (`greaterOrEqual`/`greaterThan`, ascending) and the keyset on (key, id) in either
+ * direction, as a client pages with it. Anything else: undefined (no shortcut; the scan stays exact,
+ * every condition is still evaluated on every record it returns).
+ */
+function excludedPrefix(term: FilterNode, sort: SortKey[]): ((entry: OrderEntry) => boolean) | undefined {
+	const first = sort[0]?.field;
+	if (first === undefined || first.hops.length > 0 || first.attr === 'id') return undefined;
+	const attr = first.attr;
+	const descending = sort[0].descending;
+	const idSecond = sort.length === 2 && sort[1].field?.attr === 'id' && sort[1].field.hops.length === 0 && sort[1].descending === descending;
+	if (!descending && term.kind === 'compare' && (term.op === 'greaterOrEqual' || term.op === 'greaterThan') && fieldOperand(term.left, attr)) {
+		const v = literalOf(term.right);
+		if (v === undefined || v === null) return undefined;
+		return (entry) => entry.key === null || compareScalars(entry.key, v) < (term.op === 'greaterThan' ? 1 : 0);
+	}
+	if (!idSecond || term.kind !== 'or') return undefined;
+	// or(<later>(attr,v), and(equals(attr,v), <later>(id,i))[, equals(attr,null) descending])
+	const [later, tie, nulls] = term.filters;
+	const laterOp = descending ? 'lessThan' : 'greaterThan';
+	if (term.filters.length !== (descending ? 3 : 2)) return undefined;
+	if (later?.kind !== 'compare' || later.op !== laterOp || !fieldOperand(later.left, attr)) return undefined;
+	if (tie?.kind !== 'and' || tie.filters.length !== 2) return undefined;
+	const [same, afterId] = tie.filters;
+	if (same.kind !== 'compare' || same.op !== 'equals' || !fieldOperand(same.left, attr)) return undefined;
+	if (afterId.kind !== 'compare' || afterId.op !== laterOp || !fieldOperand(afterId.left, 'id')) return undefined;
+	if (descending && (nulls?.kind !== 'compare' || nulls.op !== 'equals' || !fieldOperand(nulls.left, attr) || nulls.right.kind !== 'null')) return undefined;
+	const v = literalOf(later.right);
+	const sameV = literalOf(same.right);
+	const id = literalOf(afterId.right);
+	if (v === undefined || v === null || sameV === undefined || sameV === null || compareScalars(v, sameV) !== 0 || typeof id !== 'number') return undefined;
+	if (!descending) return (entry) => entry.key === null || compareScalars(entry.key, v) < 0 || (compareScalars(entry.key, v) === 0 && entry.id <= id);
+	return (entry) => entry.key !== null && (compareScalars(entry.key, v) > 0 || (compareScalars(entry.key, v) === 0 && entry.id >= id));
+}
+
+/** The first entry the filter can match, skipping leading stretches its conditions exclude. */
+function firstCandidate(filter: FilterNode | undefined, sort: SortKey[], entries: OrderEntry[]): number {
+	if (filter === undefined) return 0;
+	let start = 0;
+	for (const term of filter.kind === 'and' ? filter.filters : [filter]) {
+		const excluded = excludedPrefix(term, sort);
+		if (excluded === undefined) continue;
+		let lo = 0;
+		let hi = entries.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (excluded(entries[mid])) lo = mid + 1;
+			else hi = mid;
+		}
+		start = Math.max(start, lo);
+	}
+	return start;
+}
+
+/** Splits a filter's top-level `and` into what reads only `fields` and the rest (each undefined when empty). */
+function splitByFields(filter: FilterNode | undefined, fields: Set<string>): { onKeys?: FilterNode; rest?: FilterNode } {
+	if (filter === undefined) return {};
+	const terms = filter.kind === 'and' ? filter.filters : [filter];
+	const onKeys = terms.filter((term) => readsOnly(term, fields));
+	const rest = terms.filter((term) => !readsOnly(term, fields));
+	const join = (list: FilterNode[]): FilterNode | undefined => (list.length === 0 ? undefined : list.length === 1 ? list[0] : { kind: 'and', filters: list });
+	return { onKeys: join(onKeys), rest: join(rest) };
+}
 
 function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
@@ -297,6 +432,8 @@ export class SandboxServer {
 	}
 
 	private sendJsonApi(ctx: Ctx, status: number, doc: unknown, headers: Record<string, string> = {}): void {
+		const data = (doc as { data?: unknown } | undefined)?.data;
+		if (Array.isArray(data)) ctx.entry.dataIds = data.map((resource) => String((resource as { id?: unknown }).id));
 		this.send(ctx, status, { ...JSON_API_HEADERS, ...headers }, JSON.stringify(doc));
 	}
 
@@ -753,34 +890,31 @@ export class SandboxServer {
 			}
 			return { recs, total: wantTotal ? matches : undefined };
 		}
+		const index = this.orderIndex(type, sort);
+		if (index !== undefined) {
+			// Conditions on the sort's own fields are judged on the index; only records that pass them
+			// are built (a keyset read of a large table then builds about one page of records).
+			const { onKeys, rest } = splitByFields(filter, index.fields);
+			let matches = 0;
+			const entries = index.entries;
+			for (let k = firstCandidate(filter, sort, entries); k < entries.length; k++) {
+				const entry = entries[k];
+				if (onKeys && !evaluate(onKeys, store, type, entry.view)) continue;
+				const rec = table.get(entry.id);
+				if (!rec || (rest && !evaluate(rest, store, type, rec))) continue;
+				if (matches >= offset && matches < offset + size) recs.push(rec);
+				matches++;
+				if (!wantTotal && matches >= offset + size) break;
+			}
+			return { recs, total: wantTotal ? matches : undefined };
+		}
 		const matched: Array<{ rec: Rec; keys: Scalar[] }> = [];
 		for (let k = lo; k < hi; k++) {
 			const rec = table.get(ids[k]);
 			if (!rec || (filter && !evaluate(filter, store, type, rec))) continue;
-			const keys = sort.map((key) => {
-				if (key.field) {
-					const value = fieldValue(store, type, rec, key.field);
-					return typeof value === 'string' ? value.toLowerCase() : value;
-				}
-				if (key.count) {
-					const related = store.related(key.count.last.type, rec, key.count.last.rel);
-					return Array.isArray(related) ? related.length : 0;
-				}
-				return null;
-			});
-			matched.push({ rec, keys });
+			matched.push({ rec, keys: sortKeys(store, type, rec, sort) });
 		}
-		const compare = (a: { rec: Rec; keys: Scalar[] }, b: { rec: Rec; keys: Scalar[] }): number => {
-			for (let i = 0; i < sort.length; i++) {
-				const x = a.keys[i];
-				const y = b.keys[i];
-				if (x === y) continue;
-				// keys are folded already; null sorts first ascending
-				const c = x === null ? -1 : y === null ? 1 : (x as string | number | boolean) < (y as string | number | boolean) ? -1 : 1;
-				return sort[i].descending ? -c : c;
-			}
-			return a.rec.id - b.rec.id;
-		};
+		const compare = (a: { rec: Rec; keys: Scalar[] }, b: { rec: Rec; keys: Scalar[] }): number => compareSortKeys(sort, a.keys, b.keys) || a.rec.id - b.rec.id;
 		const window = offset + size;
 		let ordered: Array<{ rec: Rec; keys: Scalar[] }>;
 		if (window < matched.length / 4) {
@@ -803,6 +937,30 @@ export class SandboxServer {
 		}
 		for (const m of ordered.slice(offset, window)) recs.push(m.rec);
 		return { recs, total: wantTotal ? matched.length : undefined };
+	}
+
+	/**
+	 * Every record of a type in a sort's order, with the sorted fields' values, kept until the next
+	 * write (what a database index on those columns gives the real service). Only for sorts on the
+	 * record's own attributes (no relationship hops, no counts).
+	 */
+	private orderIndex(type: string, sort: SortKey[]): OrderIndex | undefined {
+		if (!sort.every((key) => key.field !== undefined && key.field.hops.length === 0)) return undefined;
+		const store = this.state.store;
+		const fields = sort.map((key) => (key.field as AttrChain).attr);
+		return store.memo(`order\u0000${type}\u0000${sort.map((key) => key.text).join(',')}`, () => {
+			const table = store.table(type);
+			const rows: Array<{ id: number; view: Rec; keys: Scalar[] }> = [];
+			for (const id of table.ids()) {
+				const rec = table.get(id);
+				if (!rec) continue;
+				const attributes: Record<string, unknown> = {};
+				for (const name of fields) if (name !== 'id') attributes[name] = store.attribute(type, rec, name);
+				rows.push({ id, view: { id, attributes, rels: {} }, keys: sortKeys(store, type, rec, sort) });
+			}
+			rows.sort((a, b) => compareSortKeys(sort, a.keys, b.keys) || a.id - b.id);
+			return { fields: new Set([...fields, 'id']), entries: rows.map(({ id, view, keys }) => ({ id, key: keys[0], view })) };
+		});
 	}
 
 	private collectionDocument(ctx: Ctx, type: string, query: ParsedQuery, recs: Rec[], total: number | undefined): Record<string, Json> {

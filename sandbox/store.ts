@@ -291,6 +291,18 @@ export class Store {
 	readonly tables = new Map<string, Table>();
 	readonly materializers = new Map<string, LazyAttributes>();
 	private readonly inverseIndexes = new Map<string, Map<number, number[]>>();
+	/** Bumped by every write, so anything derived from the records can tell it is stale. */
+	private revision = 0;
+	private readonly memos = new Map<string, { revision: number; value: unknown }>();
+
+	/** `build()`'s value, kept until the next write to any table (lazy attributes read other tables). */
+	memo<T>(key: string, build: () => T): T {
+		const kept = this.memos.get(key);
+		if (kept !== undefined && kept.revision === this.revision) return kept.value as T;
+		const value = build();
+		this.memos.set(key, { revision: this.revision, value });
+		return value;
+	}
 
 	addTable(table: Table): void {
 		this.tables.set(table.type, table);
@@ -359,8 +371,9 @@ export class Store {
 		return (index.get(targetId) ?? []).slice();
 	}
 
-	/** Call after any write to a table so inverse indexes over it are rebuilt. */
+	/** Call after any write to a table so inverse indexes over it (and every memo) are rebuilt. */
 	touched(type: string): void {
+		this.revision += 1;
 		for (const key of [...this.inverseIndexes.keys()]) {
 			if (key.startsWith(`${type}\u0000`)) this.inverseIndexes.delete(key);
 		}

@@ -71,6 +71,8 @@ export interface LoggedRequest {
 	json?: unknown;
 	/** Status the sandbox answered (0 when the connection was dropped). */
 	status: number;
+	/** The ids of the primary data of a collection it answered, in order. */
+	dataIds?: string[];
 	kind: 'token' | 'api';
 	/** Rate-limit cost charged (API requests that passed authentication). */
 	cost?: number;

@@ -64,7 +64,7 @@ const WORKFLOWS = {
 				position: [-80, -300],
 				parameters: {
 					content:
-						"## Deal settled → accounting\nEvery minute the **Loan CRM Trigger** picks up deals that changed since the last poll and keeps those matching `equals(dealStatus,'Settled')`.\n\n**Loan CRM Deals** then records the accounting system's ID on each deal as an external reference.",
+						"## Deal settled → accounting\nEvery minute the **Loan CRM Deals Trigger** (Deal Status Changed, To Status Settled) picks up each deal once when it settles.\n\n**Loan CRM Deals** then records the accounting system's ID on each deal as an external reference.",
 					height: 240,
 					width: 540,
 				},
@@ -72,13 +72,13 @@ const WORKFLOWS = {
 			{
 				id: 'b0000000-0000-4000-8000-000000000001',
 				name: 'Deal settled',
-				type: 'n8n-nodes-loan-crm.loanCrmTrigger',
+				type: 'n8n-nodes-loan-crm.loanCrmDealsTrigger',
 				typeVersion: 1,
 				position: [0, 0],
 				parameters: {
 					pollTimes: { item: [{ mode: 'everyMinute' }] },
-					event: 'dealUpdated',
-					filter: "equals(dealStatus,'Settled')",
+					event: 'dealStatusChanged',
+					toStatuses: ['Settled'],
 					options: {},
 				},
 				credentials: CREDENTIAL,

@@ -179,7 +179,8 @@ function schemaSummary(tool: ListedTool | undefined): string[] {
 /** With `n8n start` running and the MCP workflow published: every check of the agent path. */
 export async function checkMcp(port: number, sandbox: Sandbox, record: Record, added: ToolNode[]): Promise<void> {
 	// The published trigger workflow keeps polling deals (filter and(greaterOrEqual(updated,…),…)); those are not ours.
-	const apiRequests = () => sandbox.apiRequests().filter((request) => !(request.query.filter ?? '').includes('greaterOrEqual(updated,'));
+	// The published triggers keep polling meanwhile (deals by `updated`, contacts by `created`).
+	const apiRequests = () => sandbox.apiRequests().filter((request) => !/greaterOrEqual\((updated|created),/.test(request.query.filter ?? ''));
 	const client = new Client({ name: 'loan-crm-e2e', version: '1.0.0' });
 	const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp/${MCP_PATH}`));
 	const texts: string[] = [];

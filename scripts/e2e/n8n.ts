@@ -303,10 +303,35 @@ export class N8nInstance {
 		this.server = undefined;
 	}
 
+	/** Kills `n8n start` at once (SIGKILL to its process group, as a crash or an OOM kill would) and waits for it to exit. */
+	async kill(): Promise<void> {
+		const child = this.server;
+		if (!child || child.exitCode !== null || child.signalCode !== null) return;
+		const exited = new Promise<void>((r) => child.once('exit', () => r()));
+		try {
+			process.kill(-(child.pid as number), 'SIGKILL');
+		} catch {
+			// already gone
+		}
+		await exited;
+		this.server = undefined;
+	}
+
 	remove(): void {
 		rmSync(this.userFolder, { recursive: true, force: true });
 	}
 }
+
+/**
+ * n8n's durable poll cursors (from 2.36): N8N_POLLER_DURABLE_CURSORS_ENABLED and the flags it
+ * depends on in 2.41 (the durable scheduler for poll triggers, the publication service).
+ */
+export const DURABLE_CURSOR_ENV = {
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+};
 
 /**
  * The JSON document `n8n execute --rawOutput` prints (`JSON.stringify(run, null, 2)`): it starts at

@@ -12,8 +12,11 @@
  *   5. n8n execute --id … --rawOutput: every operation of the four action nodes; token reuse and
  *      renewal after a 401 across executions; a failing request without Continue On Fail
  *   6. n8n start with the trigger workflows published: polls, emits each change once; Deal Status
- *      Changed emits each move into Settled once and no edit; on one version, the web-form example's
- *      form sent twice (web-form.ts)
+ *      Changed emits each move into Settled once and no edit; the Contacts Trigger emits a new contact;
+ *      on one version, the web-form example's form sent twice (web-form.ts)
+ *   7. on the newest n8n only (they do not depend on the version), twice — with and without durable
+ *      poll cursors, each in its own user folder: n8n stopped while deals change, then started
+ *      again; n8n killed during a long poll (restarts.ts)
  *
  * Options (environment): LOAN_CRM_E2E_CACHE (install cache), LOAN_CRM_E2E_KEEP=1 (keep the user
  * folder for inspection), LOAN_CRM_E2E_SKIP_BUILD=1 (use the current dist/), LOAN_CRM_E2E_SKIP_TRIGGER=1,
@@ -36,13 +39,14 @@ import type { ExpectedRequest, OperationCase } from './cases';
 import { PACKAGE, contractCases, errorCases } from './cases';
 import { validateExamples } from './examples';
 import type { N8nVersion } from './install';
-import { ensureN8n } from './install';
+import { N8N_VERSIONS, ensureN8n } from './install';
 import { runE2e } from './matrix';
 import { knownIssue } from './known-issues';
 import { MCP_WORKFLOW_ID, checkMcp, editorToolNodes, mcpWorkflow } from './mcp';
 import { checkOfflineInstall } from './offline-install';
 import { checkErrorWorkflow, prepareErrorWorkflows } from './error-workflow';
-import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, legTarball, startSink } from './n8n';
+import { checkRestarts } from './restarts';
+import { DURABLE_CURSOR_ENV, N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, legTarball, startSink } from './n8n';
 import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
 import type { CredentialRef } from './workflows';
 import {
@@ -52,6 +56,7 @@ import {
 	TRANSITION_FILTER,
 	TRIGGER_FILTER,
 	WORKFLOW_IDS,
+	contactsTriggerWorkflow,
 	failureWorkflow,
 	operationsWorkflow,
 	tokenWorkflow,
@@ -218,14 +223,6 @@ function isTransitionPoll(request: LoggedRequest): boolean {
 	return /^(and\()?greaterOrEqual\(updated,/.test(filter) && !filter.includes(TRIGGER_FILTER);
 }
 
-/** N8N_POLLER_DURABLE_CURSORS_ENABLED needs the durable scheduler for poll triggers (n8n 2.41 source). */
-const DURABLE_CURSOR_ENV = {
-	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-	N8N_SCHEDULER_ENABLED: 'true',
-	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-};
-
 /** n8n ≥ 2.36 (where N8N_POLLER_DURABLE_CURSORS_ENABLED exists), unless LOAN_CRM_E2E_DURABLE_CURSORS=0. */
 function hasDurableCursors(version: string): boolean {
 	if (process.env.LOAN_CRM_E2E_DURABLE_CURSORS === '0') return false;
@@ -249,6 +246,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	const transitionSink = await startSink();
 	// examples/web-form-to-contact.json sent twice, on one version only (web-form.ts).
 	let webForm: WebFormScenario | undefined;
+	const contactSink = await startSink('/loan-crm-contacts');
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
 	// Durable poll cursors exist from n8n 2.36 on: the matrix runs the newest 2.x with them and 2.30
@@ -290,6 +288,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			mcpWorkflow(credential, addedTools),
 			transitionWorkflow(transitionSink.url, credential),
 			...(webForm ? [webForm.workflow] : []),
+			contactsTriggerWorkflow(contactSink.url, credential),
 		];
 		const importDir = join(workDir, 'import');
 		mkdirSync(importDir);
@@ -394,13 +393,16 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			const errorScenario = await timings.step('error workflow: import, publish its failing webhook workflow', () => prepareErrorWorkflows(n8n, credential));
 			await timings.step('n8n publish:workflow (Deal Status Changed)', () => n8n.publish(WORKFLOW_IDS.transition));
 			if (webForm) await timings.step('n8n publish:workflow (web form example)', () => n8n.publish(WEB_FORM_WORKFLOW_ID));
+			await timings.step('n8n publish:workflow (Contacts Trigger)', () => n8n.publish(WORKFLOW_IDS.contacts));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start(port));
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
 			// The Deal Status Changed baseline, before the Fetch Test Event check clears the log.
 			const transitionBaseline = sandbox.apiRequests().find((request) => isTransitionPoll(request) && request.query['fields[deals]'] === 'dealStatus,updated');
+			const contactsActivation = sandbox.apiRequests().find((request) => request.method === 'GET' && request.path === '/jsonapi/contacts' && request.query.sort === '-created');
 			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
 			await timings.step('trigger: Deal Status Changed over several polls', () => checkTransitions(n8n, sandbox, transitionSink.received, transitionBaseline));
+			await timings.step('trigger: Contacts Trigger, a new contact', () => checkContactsTrigger(n8n, sandbox, contactSink.received, contactsActivation));
 			const webFormRun = webForm;
 			if (webFormRun) {
 				const webFormProblems = await timings.step('web form example: the form sent twice', () => checkWebFormTwice(port, sandbox, webFormRun));
@@ -424,6 +426,14 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			}
 			await timings.step('n8n stop', () => n8n.stop());
 		}
+		// Restarts and a killed poll do not depend on the n8n version: the newest only, with and
+		// without durable poll cursors (2.36+), each in its own user folder.
+		if (!process.env.LOAN_CRM_E2E_SKIP_RESTARTS && N8N_VERSION === N8N_VERSIONS[N8N_VERSIONS.length - 1]) {
+			console.log('\nTrigger across restarts (n8n stopped, n8n killed during a poll)');
+			for (const durable of [true, false]) {
+				await timings.step(`restarts, durable poll cursors ${durable ? 'on' : 'off'}`, () => checkRestarts(install, pack, durable, record));
+			}
+		}
 	} catch (error) {
 		keep = true;
 		await n8n.stop().catch(() => undefined);
@@ -434,6 +444,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		sink.server.close();
 		transitionSink.server.close();
 		webForm?.sink.close();
+		contactSink.server.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
 		else {
@@ -588,6 +599,32 @@ async function checkTransitions(n8n: N8nInstance, sandbox: Sandbox, received: ID
 }
 
 /**
+ * The Loan CRM Contacts Trigger, published with nothing but its poll times (so its default event,
+ * Contact Created): its activation poll asks for the newest contact's stamp, then a new contact is
+ * emitted once and an edit of an existing one never.
+ */
+async function checkContactsTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataObject[], activation: LoggedRequest | undefined): Promise<void> {
+	const problems: string[] = [];
+	const polls = () => sandbox.apiRequests().filter((request) => request.method === 'GET' && request.path === '/jsonapi/contacts' && (request.query.sort === '-created' || /greaterOrEqual\(created,/.test(request.query.filter ?? '')));
+	if (!activation) problems.push('no activation request (GET /jsonapi/contacts?sort=-created) was seen');
+	else if (activation.query['fields[contacts]'] !== 'created' || activation.query['page[size]'] !== '1') problems.push(`activation request ${JSON.stringify(activation.query)}, expected one record's created stamp`);
+	const before = polls().length;
+	await waitFor('two contact polls', () => polls().length >= before + 2, 30_000);
+	const start = received.length;
+	const [existing] = sandbox.data.list('contacts');
+	sandbox.data.updateContact(existing.id, { firstName: 'E2E edited, must not trigger' });
+	const created = sandbox.data.createContact({ firstName: 'E2E', lastName: 'New Contact' });
+	await waitFor('the new contact at the sink', () => received.length > start, 30_000);
+	const afterEmit = polls().length;
+	await waitFor('two more contact polls', () => polls().length >= afterEmit + 2, 20_000);
+	await new Promise((r) => setTimeout(r, 1000));
+	const emitted = received.slice(start).map((item) => [item.id, item.firstName]);
+	if (JSON.stringify(emitted) !== JSON.stringify([[created.id, 'E2E']])) problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify([[created.id, 'E2E']])}`);
+	for (const request of polls()) problems.push(...headerProblems(sandbox, request));
+	record('trigger: Loan CRM Contacts Trigger (default event Contact Created) emits a new contact once, an edit never', problems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
+}
+
+/**
  * "Fetch Test Event": the editor's manual run from the trigger (POST /rest/workflows/:id/run with
  * triggerToStartFrom), which `n8n execute` cannot do for a polling trigger. The poll runs in
  * manual mode and must return the newest matching record, which the workflow posts to the sink.
@@ -614,10 +651,11 @@ async function checkManualFetch(port: number, sandbox: Sandbox, received: IDataO
 		.filter((deal) => deal.attributes.dealStatus === 'Settled')
 		.sort((a, b) => b.attributes.updated.localeCompare(a.attributes.updated))[0];
 	if (samples.length !== 1) problems.push(`the sink received ${samples.length} test event item(s), expected 1`);
+	else if (samples[0].sample !== true) problems.push(`test event ${excerpt(samples[0], 300)} is not marked sample: true`);
 	else if (samples[0].dealStatus !== 'Settled' || samples[0].updated !== newestSettled?.attributes.updated) {
 		problems.push(`test event ${excerpt(samples[0], 300)} is not the most recently updated Settled deal (${newestSettled?.id})`);
 	}
-	record('trigger: Fetch Test Event returns the newest matching deal', problems);
+	record('trigger: Fetch Test Event returns the newest matching deal, marked sample: true', problems);
 }
 
 /**
@@ -640,7 +678,7 @@ async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialData
 		...(/rejected the client \(401/.test(badResult?.message ?? '') ? [] : [`message ${JSON.stringify(badResult?.message)} does not say the client was rejected (401)`]),
 		...((badResult?.message ?? '').includes(wrongSecret) ? ['the message contains the secret'] : []),
 	]);
-	const types = ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets', 'loanCrmTrigger'];
+	const types = ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets', 'loanCrmTrigger', 'loanCrmDealsTrigger', 'loanCrmContactsTrigger'];
 	const described = await rest.request('POST', '/node-types', { nodeInfos: types.map((name) => ({ name: `${PACKAGE}.${name}`, version: 1 })) });
 	const descriptions = ((described.json as { data?: Array<{ name: string; iconUrl?: string | { light: string; dark: string } }> } | undefined)?.data ?? []);
 	const problems: string[] = [];
@@ -668,8 +706,8 @@ async function checkListSearch(rest: N8nRest, sandbox: Sandbox, credential: Cred
 		credentials: { loanCrmOAuth2Api: { id: credential.id, name: credential.name } },
 	});
 	const results = (response.json as { data?: { results?: Array<{ name: string; value: string }> } } | undefined)?.data?.results ?? [];
-	// The published triggers keep polling deals (filters on `updated`); a poll landing meanwhile is not the search's.
-	const requests = sandbox.apiRequests().filter((request) => !(request.query.filter ?? '').includes('greaterOrEqual(updated,'));
+	// The published triggers keep polling meanwhile (every 5 s).
+	const requests = sandbox.apiRequests().filter((request) => !/greaterOrEqual\((updated|created),/.test(request.query.filter ?? ''));
 	record('editor: a deal locator searches as the user types ("Liam O\'Connor")', [
 		...(response.status === 200 ? [] : [`POST /rest/dynamic-node-parameters/resource-locator-results answered ${response.status}: ${response.text.slice(0, 300)}`]),
 		...(results.some((result) => result.value === ids.dealWithApostrophe && /^O'Connor, Liam — .+ — #\d+$/.test(result.name))

@@ -27,6 +27,8 @@ export const WORKFLOW_IDS = {
 	failure: 'lcE2eFailure0001',
 	trigger: 'lcE2eTriggerPoll',
 	transition: 'lcE2eTriggerMove',
+	contacts: 'lcE2eContactPoll',
+	restart: 'lcE2eRestartPoll',
 	dialog: 'lcE2eCredDialog1',
 } as const;
 
@@ -135,16 +137,40 @@ export function triggerWorkflow(sinkUrl: string, credential: CredentialRef): Wor
 /** The filter of the transition trigger: it narrows what is emitted, never what is followed. */
 export const TRANSITION_FILTER = "not(equals(lenderName,'E2E excluded lender'))";
 
-/** Loan CRM Trigger (Deal Status Changed → Settled) → the same kind of sink, every 5 seconds. */
+/** Loan CRM Deals Trigger (Deal Status Changed → Settled) → the same kind of sink, every 5 seconds. */
 export function transitionWorkflow(sinkUrl: string, credential: CredentialRef): WorkflowFile {
 	const trigger = crmNode(
 		'Deal settles',
-		'loanCrmTrigger',
+		'loanCrmDealsTrigger',
 		{ pollTimes: EVERY_FIVE_SECONDS, event: 'dealStatusChanged', toStatuses: ['Settled'], filter: TRANSITION_FILTER, options: { safetyWindow: 30 } },
 		[0, 0],
 		credential,
 	);
 	return postToSink(WORKFLOW_IDS.transition, 'E2E: Deal Status Changed → sink', trigger, sinkUrl);
+}
+
+/** Loan CRM Contacts Trigger with nothing but its poll times (so its default event, Contact Created) → a sink. */
+export function contactsTriggerWorkflow(sinkUrl: string, credential: CredentialRef): WorkflowFile {
+	const trigger = crmNode('New contact', 'loanCrmContactsTrigger', { pollTimes: EVERY_FIVE_SECONDS }, [0, 0], credential);
+	return postToSink(WORKFLOW_IDS.contacts, 'E2E: Loan CRM Contacts Trigger → sink', trigger, sinkUrl);
+}
+
+/** The deals the restart checks change: their names start with this, and only they pass the Filter. */
+export const RESTART_MARK = 'E2E restart';
+
+/**
+ * Loan CRM Deals Trigger (Deal Updated, only deals named `RESTART_MARK…`, at most 25 records a poll,
+ * so a backlog of a few hundred drains over several polls) → a sink, every 5 seconds.
+ */
+export function restartWorkflow(sinkUrl: string, credential: CredentialRef): WorkflowFile {
+	const trigger = crmNode(
+		'Deal changed',
+		'loanCrmDealsTrigger',
+		{ pollTimes: EVERY_FIVE_SECONDS, event: 'dealUpdated', filter: `startsWith(name,'${RESTART_MARK}')`, options: { maxRecordsPerPoll: 25, safetyWindow: 30 } },
+		[0, 0],
+		credential,
+	);
+	return postToSink(WORKFLOW_IDS.restart, 'E2E: restarts and a killed poll', trigger, sinkUrl);
 }
 
 function postToSink(id: string, name: string, trigger: INode, sinkUrl: string): WorkflowFile {

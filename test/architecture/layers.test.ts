@@ -2,7 +2,7 @@
  * The house rules of the source tree, read from the import statements of every .ts file:
  *
  * - nodes/shared/ is built in layers, lowest first: service → errors → input → requests → paging →
- *   description → execution; a file imports only from its own layer or lower ones, and the node
+ *   description → execution → trigger; a file imports only from its own layer or lower ones, and the node
  *   folders (nodes/LoanCrm…/) sit on top, each importing only nodes/shared/ and itself.
  * - credentials/ imports nothing from nodes/ (nodes/ may use what the credential owns: the network
  *   words, the Base URL rule).
@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve } from 'path';
 const ROOT = resolve(__dirname, '..', '..');
 
 /** nodes/shared/ sub-folders, lowest first. */
-const LAYERS = ['service', 'errors', 'input', 'requests', 'paging', 'description', 'execution'] as const;
+const LAYERS = ['service', 'errors', 'input', 'requests', 'paging', 'description', 'execution', 'trigger'] as const;
 
 function filesUnder(folder: string): string[] {
 	const absolute = join(ROOT, folder);

@@ -10,10 +10,10 @@
  *
  * Environment: BENCH_RUNS (measured runs per figure, default 5), BENCH_SIZES (comma-separated deal
  * counts for section 1, default 1000,10000,50000), BENCH_OUT (results file), BENCH_SECTIONS
- * (`loopback`, `latency` or both, the default), BENCH_LATENCY_MS (50), BENCH_LATENCY_RUNS (1),
- * BENCH_LATENCY_SIZES (10000,50000; `none` for none), BENCH_LATENCY_ITEMS (1000), BENCH_LATENCY_LAYOUTS (the deal
- * id layouts of section 6, default all six of sandbox/layouts.ts; `none` for none),
- * BENCH_LATENCY_LAYOUT_DEALS (5050).
+ * (`loopback`, `latency`, `trigger`, comma-separated; default all three), BENCH_LATENCY_MS (50),
+ * BENCH_LATENCY_RUNS (1), BENCH_LATENCY_SIZES (10000,50000; `none` for none), BENCH_LATENCY_ITEMS (1000),
+ * BENCH_LATENCY_LAYOUTS (the deal id layouts of section 6, default all six of sandbox/layouts.ts;
+ * `none` for none), BENCH_LATENCY_LAYOUT_DEALS (5050), BENCH_TRIGGER_DEALS (100000).
  * See test/bench/README.md for what each figure means.
  */
 import { fork } from 'child_process';
@@ -24,7 +24,7 @@ import { resolve } from 'path';
 
 import type { TokenCase } from './engine';
 import type { FlattenCase } from './flatten-bench';
-import type { TriggerBurstCase } from './trigger-burst';
+import type { TriggerActivationCase, TriggerDrainCase, TriggerDrainPoll } from './trigger-scale';
 import { httpRequestNodeInfo } from './http-request-node';
 import { ID_LAYOUTS, ID_LAYOUT_DESCRIPTIONS } from '../../sandbox/layouts';
 import type { IdLayout } from '../../sandbox/layouts';
@@ -55,9 +55,8 @@ const FLATTEN_SAMPLE_MS = 250;
 /** Section 4. */
 const TOKEN_ITEM_COUNTS = [1, 100, 1000];
 const TOKEN_RUNS = 3;
-/** Section 6. */
-const TRIGGER_BURST_CHANGES = 10_000;
-const TRIGGER_BURST_RUNS = 3;
+/** Section 7: the Deals Trigger against this many deals, over the played network of section 6. */
+const TRIGGER_DEALS = Number(process.env.BENCH_TRIGGER_DEALS ?? '100000');
 /** Section 8: the sandbox at 100,000 deals against 1,000 (start-up, a keyset page deep in the ids). */
 const SCALE_SIZES: [number, number] = [1000, 100_000];
 const SCALE_RUNS = 3;
@@ -68,7 +67,7 @@ const SCALE_PAGE_LIMIT = 5;
 const WRITE_ITEMS = 1000;
 const WRITE_WARMUPS = 1;
 /** Section 6: over a played network. */
-const SECTIONS = (process.env.BENCH_SECTIONS ?? 'loopback,latency').split(',').map((name) => name.trim());
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'loopback,latency,trigger').split(',').map((name) => name.trim());
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? '50');
 /** ± this, uniform: a steady link, so the floor below is the right yardstick. */
 const LATENCY_JITTER_MS = Math.round(LATENCY_MS / 10);
@@ -210,6 +209,8 @@ function textRow(figure: string, value: string, note = ''): Row {
 const seconds = (ms: number) => `${num(ms / 1000, 2)} s`;
 const perSecond = (value: number) => `${num(value)}/s`;
 const megabytes = (bytes: number) => (bytes < 2 ** 20 ? `${num(bytes / 2 ** 10)} KB` : `${num(bytes / 2 ** 20)} MB`);
+/** Small sizes too (static data of a few hundred bytes). */
+const bytesText = (bytes: number) => (bytes < 10 * 2 ** 10 ? `${num(bytes)} bytes` : megabytes(bytes));
 const ratio = (value: number) => `${num(value, 2)}×`;
 const count = (value: number) => num(value);
 const micro = (value: number) => `${num(value, 2)} µs`;
@@ -564,16 +565,60 @@ function writeRows(w: WritesResult): Row[] {
 	return rows;
 }
 
-function triggerBurstRows(cases: TriggerBurstCase[]): Row[] {
-	const rows: Row[] = [section(`7. Loan CRM Trigger: one poll after ${num(TRIGGER_BURST_CHANGES)} deals changed (a bulk import), fresh baseline each run`)];
-	for (const c of cases) {
-		checkSamples(`trigger burst (${c.event})`, c.samples, c.event === 'Deal Updated' ? c.changes : undefined);
-		for (const sample of c.samples) if (!sample.inOrder) problems.push(`trigger burst (${c.event}): items not emitted once each in change order`);
-		const emitted = same(c.samples.map((s) => s.records));
-		rows.push(row(`${c.event}: wall time`, summarize(c.samples.map((s) => s.ms)), seconds, `${emitted} items emitted, in change order: ${c.samples.every((s) => s.inOrder) ? 'yes' : 'NO'}`));
-		rows.push(row(`${c.event}: API requests`, summarize(c.samples.map((s) => s.api)), count, `⌈${num(c.changes)}/100⌉ = ${num(Math.ceil(c.changes / 100))}, + 1 when the last page is full (no meta.total)`));
-		rows.push(row(`${c.event}: peak RSS`, summarize(c.samples.map((s) => s.peakRss ?? 0)), megabytes, `started at ${megabytes(summarize(c.samples.map((s) => s.startRss ?? 0)).median)}; peak heap ${megabytes(summarize(c.samples.map((s) => s.peakHeap ?? 0)).median)}`));
-		rows.push(row(`${c.event}: static data after the poll`, summarize(c.samples.map((s) => s.staticDataBytes)), megabytes, 'JSON, as n8n stores it'));
+interface TriggerResult {
+	activation: TriggerActivationCase[];
+	drain?: TriggerDrainCase;
+}
+
+async function sectionTrigger(): Promise<TriggerResult> {
+	progress(`starting the sandbox with ${num(TRIGGER_DEALS)} deals and ${LATENCY_MS} ms latency`);
+	const sandbox = await startSandboxProcess(TRIGGER_DEALS, LATENCY_MS);
+	const result: TriggerResult = { activation: [] };
+	try {
+		progress(`trigger: activation of each event against ${num(TRIGGER_DEALS)} deals`);
+		result.activation = await runJob<TriggerActivationCase[]>({ kind: 'triggerActivation', sandbox: sandbox.info });
+		progress(`trigger: a backlog of ${num(TRIGGER_DEALS)} changes drained`);
+		result.drain = await runJob<TriggerDrainCase>({ kind: 'triggerDrain', sandbox: sandbox.info, changes: TRIGGER_DEALS });
+	} catch (error) {
+		problems.push(`trigger section: ${String(error).split('\n')[0]}`);
+	} finally {
+		await stopSandboxProcess(sandbox);
+	}
+	return result;
+}
+
+function triggerRows(r: TriggerResult): Row[] {
+	const rows: Row[] = [section(`7. Loan CRM Deals Trigger against ${num(TRIGGER_DEALS)} deals over a ${LATENCY_MS} ms network (one run)`)];
+	const one = (value: number) => summarize([value]);
+	for (const c of r.activation) {
+		if (c.emitted !== 0) problems.push(`trigger activation (${c.event}): ${c.emitted} items emitted, expected none`);
+		const perDeal = c.remembered > 0 ? `, ${num(c.staticDataBytes / c.remembered, 1)} bytes per remembered deal (${num(c.remembered)} remembered)` : '';
+		rows.push(
+			row(
+				`Activation, ${c.event}: wall time`,
+				one(c.ms),
+				seconds,
+				`${num(c.requests)} requests over ${c.polls} poll(s) (at most ${num(c.maxRequestsPerPoll)} a poll); peak RSS ${megabytes(c.peakRss)}, heap ${megabytes(c.peakHeap)}; static data ${bytesText(c.staticDataBytes)}${perDeal}`,
+			),
+		);
+	}
+	const d = r.drain;
+	if (d !== undefined) {
+		if (!d.inOrder) problems.push(`trigger drain: ${num(d.emitted)} items for ${num(d.changes)} changes, not each once in change order`);
+		const busy = d.polls.filter((entry) => entry.items > 0);
+		const stat = (pick: (entry: TriggerDrainPoll) => number) => summarize(busy.map(pick));
+		const polling = d.polls.reduce((sum, entry) => sum + entry.ms, 0);
+		rows.push(
+			row(
+				`Backlog of ${num(d.changes)} changes (Deal Updated, a bulk import 5 min before): time in polls`,
+				one(polling),
+				seconds,
+				`${d.polls.length} polls back to back (${busy.length} with items, at most ${num(Math.max(...d.polls.map((entry) => entry.items)))} each); ${num(d.emitted)} items, each once in change order: ${d.inOrder ? 'yes' : 'NO'}; ${num(d.spent)} rate-limit tokens; ${seconds(d.ms)} with the bench's GC and counters between polls`,
+			),
+		);
+		rows.push(row('Backlog: requests per poll', stat((entry) => entry.requests), count, `${num(d.polls.reduce((sum, entry) => sum + entry.requests, 0))} in all`));
+		rows.push(row('Backlog: wall time per poll', stat((entry) => entry.ms), seconds, ''));
+		rows.push(row('Backlog: peak RSS per poll', stat((entry) => entry.peakRss), megabytes, `peak heap per poll: median ${megabytes(stat((entry) => entry.peakHeap).median)}, max ${megabytes(stat((entry) => entry.peakHeap).max)}; static data at most ${bytesText(d.staticDataBytesMax)}`));
 	}
 	return rows;
 }
@@ -702,7 +747,7 @@ async function main(): Promise<void> {
 	let rateLimit: RateLimitResult | undefined;
 	let tokens: TokenCase[] = [];
 	let writes: WritesResult | undefined;
-	let triggerBurst: TriggerBurstCase[] = [];
+	let trigger: TriggerResult | undefined;
 	let sandboxScale: SandboxScaleSample[] = [];
 
 	const smallest = Math.min(...SIZES);
@@ -718,8 +763,6 @@ async function main(): Promise<void> {
 					progress(`flattening: our flatten vs jsona, ${num(size)} resources per document`);
 					flatten.push(...(await runJob<FlattenCase[]>({ kind: 'flatten', sandbox: sandbox.info, sizes: [size], include: FLATTEN_INCLUDE, samples: FLATTEN_SAMPLES, sampleMs: FLATTEN_SAMPLE_MS })));
 				}
-				progress(`trigger: one poll after ${num(TRIGGER_BURST_CHANGES)} deals changed`);
-				triggerBurst = await runJob<TriggerBurstCase[]>({ kind: 'triggerBurst', sandbox: sandbox.info, changes: TRIGGER_BURST_CHANGES, runs: TRIGGER_BURST_RUNS });
 			}
 			if (deals === smallest) {
 				progress(`token requests: ${TOKEN_ITEM_COUNTS.join(', ')} items, fresh and stored credential`);
@@ -738,13 +781,14 @@ async function main(): Promise<void> {
 	}
 
 	const latency = SECTIONS.includes('latency') ? await sectionLatency() : undefined;
+	if (SECTIONS.includes('trigger')) trigger = await sectionTrigger();
 
 	const rows: Row[] = SECTIONS.includes('loopback') ? [...getManyRows(getMany), ...flattenRows(flatten)] : [];
 	if (rateLimit) rows.push(...rateLimitRows(rateLimit));
 	if (SECTIONS.includes('loopback')) rows.push(...tokenRows(tokens));
 	if (writes) rows.push(...writeRows(writes));
-	if (triggerBurst.length > 0) rows.push(...triggerBurstRows(triggerBurst));
 	if (latency) rows.push(...latencyRows(latency));
+	if (trigger) rows.push(...triggerRows(trigger));
 	if (sandboxScale.length > 0) rows.push(...sandboxScaleRows(sandboxScale));
 
 	const heading = [
@@ -780,7 +824,7 @@ async function main(): Promise<void> {
 		for (const problem of problems) console.log(`- ${problem}`);
 	}
 
-	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes, triggerBurst, latency, sandboxScale };
+	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes, latency, trigger, sandboxScale };
 	writeFileSync(OUT, `${JSON.stringify(results, null, '\t')}\n`);
 	progress(`results written to ${OUT} (${((Date.now() - startedAt) / 1000).toFixed(0)} s in all)`);
 	if (problems.length > 0) process.exitCode = 1;

@@ -102,6 +102,12 @@ export class Control {
 		await response.text();
 	}
 
+	/** The sandbox's clock runs `offsetMs` ahead of the machine's from now on. */
+	async clock(offsetMs: number): Promise<void> {
+		const response = await fetch(`${this.url}/clock?offsetMs=${offsetMs}`, { method: 'POST' });
+		await response.text();
+	}
+
 	/** Changes the first `n` deals one after another (a bulk import); returns their ids in change order. */
 	async touch(n: number, dealStatus?: string): Promise<string[]> {
 		const query = `n=${n}${dealStatus ? `&dealStatus=${encodeURIComponent(dealStatus)}` : ''}`;

@@ -14,6 +14,7 @@
  *   POST /data-reset   undo every change made through the API
  *   POST /touch?n=N[&dealStatus=S]   change N deals in a scrambled order, 1 ms apart on the
  *                      sandbox's clock (a bulk import); answers their ids in change order
+ *   POST /clock?offsetMs=N   the sandbox's clock runs N ms ahead of the machine's from now on (0: back)
  * It sends `{ ready, sandbox, controlUrl }` to its parent once listening, and stops on 'stop' or
  * when its parent goes away.
  */
@@ -122,6 +123,11 @@ async function main(): Promise<void> {
 						sandbox.data.updateDeal(id, { name: `Imported ${index}`, updated: stamp, ...(dealStatus ? { dealStatus } : {}) });
 					});
 					return reply(200, order);
+				}
+				if (req.method === 'POST' && url.pathname === '/clock') {
+					const offset = Number(url.searchParams.get('offsetMs') ?? '0');
+					sandbox.data.setNow(() => new Date(Date.now() + offset));
+					return reply(200, {});
 				}
 				if (req.method === 'POST' && url.pathname === '/data-reset') {
 					sandbox.data.reset();

@@ -21,7 +21,8 @@ export type Job =
 	| { kind: 'nodeWrites'; sandbox: SandboxInfo; items: number; runs: number; warmups: number }
 	| { kind: 'floorWrites'; sandbox: SandboxInfo; items: number; runs: number; warmups: number }
 	| { kind: 'flatten'; sandbox: SandboxInfo; sizes: number[]; include: string; samples: number; sampleMs: number }
-	| { kind: 'triggerBurst'; sandbox: SandboxInfo; changes: number; runs: number }
+	| { kind: 'triggerActivation'; sandbox: SandboxInfo }
+	| { kind: 'triggerDrain'; sandbox: SandboxInfo; changes: number }
 	| { kind: 'sandboxScale'; sizes: [number, number]; runs: number; pages: number }
 
 	| { kind: 'latencyReturnAll'; sandbox: SandboxInfo; client: LatencyClient }
@@ -116,9 +117,13 @@ async function run(job: Job): Promise<unknown> {
 			const flatten = await import('./flatten-bench');
 			return await flatten.flattenBench(job.sandbox, job.sizes, job.include, job.samples, job.sampleMs);
 		}
-		case 'triggerBurst': {
-			const trigger = await import('./trigger-burst');
-			return await trigger.triggerBurst(job.sandbox, job.changes, job.runs);
+		case 'triggerActivation': {
+			const trigger = await import('./trigger-scale');
+			return await trigger.triggerActivation(job.sandbox);
+		}
+		case 'triggerDrain': {
+			const trigger = await import('./trigger-scale');
+			return await trigger.triggerDrain(job.sandbox, job.changes);
 		}
 		case 'sandboxScale': {
 			const scale = await import('./sandbox-scale');

@@ -18,7 +18,9 @@ describe('description snapshots', () => {
 		expect(source.missing).toEqual([]);
 		expect(source.nodes.map((node) => node.name).sort()).toEqual([
 			'loanCrmContacts',
+			'loanCrmContactsTrigger',
 			'loanCrmDeals',
+			'loanCrmDealsTrigger',
 			'loanCrmLeadsAndTasks',
 			'loanCrmOrganisationsAndAssets',
 			'loanCrmTrigger',

@@ -10,6 +10,7 @@
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
 
+import { Workflow } from 'n8n-workflow';
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 import { DEFAULTS as CONTACT_DEFAULTS, OPERATIONS as CONTACT_OPERATIONS } from '../../nodes/LoanCrmContacts/operations';
@@ -250,6 +251,8 @@ describe('nodes panel and documentation', () => {
 			loanCrmLeadsAndTasks: ['lead', 'task'],
 			loanCrmOrganisationsAndAssets: ['organisation', 'asset', 'address'],
 			loanCrmTrigger: ['deal', 'contact'],
+			loanCrmDealsTrigger: ['deal', 'deal settled'],
+			loanCrmContactsTrigger: ['contact'],
 		};
 		for (const [name, words] of Object.entries(expected)) {
 			expect({ name, alias: codex(name).alias }).toEqual({ name, alias: expect.arrayContaining(words) });
@@ -260,18 +263,54 @@ describe('nodes panel and documentation', () => {
 		const readme = readFileSync(resolve(REPO_ROOT, 'README.md'), 'utf8');
 		const anchors = new Set([...readme.matchAll(/^#{1,6}\s+(.+)$/gm)].map((match) => githubSlug(match[1])));
 		const links = source.nodes.flatMap((node) => Object.values(codex(node.name).resources).flat().map((link) => ({ node: node.name, url: link.url })));
-		expect(links).toHaveLength(10);
+		expect(links).toHaveLength(14);
 		for (const { node, url } of links) {
 			const anchor = url.split('#')[1];
 			expect({ node, url, resolves: anchors.has(anchor) }).toEqual({ node, url, resolves: true });
 		}
 	});
 
-	it("the trigger's name in the nodes panel (n8n drops \" Trigger\") still says what it is", () => {
-		const { displayName, defaults } = descriptions.loanCrmTrigger;
-		// What n8n's node creator shows for a trigger with events (NodeCreator: displayName.replace(' Trigger', '')).
-		expect(displayName.replace(' Trigger', '')).toBe('Loan CRM Deals & Contacts');
-		// Workflows keep the node name they had.
-		expect(defaults.name).toBe('Loan CRM Trigger');
+	it('one name per trigger wherever n8n shows it, found inside the action node it belongs to', () => {
+		for (const [trigger, app, name] of [
+			['loanCrmDealsTrigger', 'loanCrmDeals', 'Loan CRM Deals Trigger'],
+			['loanCrmContactsTrigger', 'loanCrmContacts', 'Loan CRM Contacts Trigger'],
+		] as const) {
+			const description = descriptions[trigger];
+			// The canvas (defaults.name), the node's details (displayName) and the type say the same.
+			expect([description.displayName, description.defaults.name]).toEqual([name, name]);
+			// n8n's nodes panel merges a trigger into the action node whose type name is its own minus
+			// "Trigger" (generateMergedNodesAndActions): "Loan CRM Deals" lists its triggers.
+			expect(trigger.replace('Trigger', '')).toBe(app);
+			expect(descriptions[app].displayName).toBe(name.replace(' Trigger', ''));
+			// Listed (not hidden), one test button (no trigger panel), the publish dialog's own words.
+			expect(description.hidden).toBeUndefined();
+			expect(description.triggerPanel).toBe(false);
+			expect(description.activationMessage).toMatch(/^Your workflow will now check Loan CRM for (deal|contact) changes/);
+			const events = description.properties.find((property) => property.name === 'event')?.options as INodePropertyOptions[];
+			expect(events.length).toBeGreaterThan(1);
+			for (const event of events) expect(event.action).toMatch(/^On (new|deal|contact) /);
+		}
+		// The first trigger type stays for saved workflows, out of the panel, named as its canvas node.
+		const legacy = descriptions.loanCrmTrigger;
+		expect(legacy.hidden).toBe(true);
+		expect([legacy.displayName, legacy.defaults.name]).toEqual(['Loan CRM Trigger', 'Loan CRM Trigger']);
+	});
+
+	it("each trigger's canvas subtitle is the chosen event's name, worked out by n8n's expression engine", () => {
+		for (const name of ['loanCrmTrigger', 'loanCrmDealsTrigger', 'loanCrmContactsTrigger']) {
+			const { subtitle, properties } = descriptions[name];
+			const events = properties.find((property) => property.name === 'event')?.options as INodePropertyOptions[];
+			expect(events.length).toBeGreaterThan(1);
+			for (const event of events) {
+				const workflow = new Workflow({
+					nodes: [{ id: '1', name: 'Trigger', type: `n8n-nodes-loan-crm.${name}`, typeVersion: 1, position: [0, 0], parameters: { event: event.value } }],
+					connections: {},
+					active: false,
+					nodeTypes: { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) } as never,
+				});
+				const shown = workflow.expression.getSimpleParameterValue(workflow.getNode('Trigger')!, subtitle as string, 'internal', {});
+				expect({ name, event: event.value, shown }).toEqual({ name, event: event.value, shown: event.name });
+			}
+		}
 	});
 });

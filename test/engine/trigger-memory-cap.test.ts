@@ -7,7 +7,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { MAX_REMEMBERED_DEALS } from '../../nodes/LoanCrmTrigger/statusTransitions';
+import { MAX_REMEMBERED_DEALS } from '../../nodes/shared/trigger/statusTransitions';
 import { runPoll } from '../../harness';
 import { useSandbox } from './helpers';
 
@@ -36,8 +36,17 @@ describe('Loan CRM Trigger status memory', () => {
 		const parameters = { event: 'dealStatusChanged' };
 		const warn = jest.spyOn(Container.get(Logger), 'warn');
 		expect(await poll(parameters, state)).toEqual([]);
+		// The baseline is spread over polls (100 requests each), newest change first, and ends when the
+		// memory is full: the deals left unread are the longest-untouched.
+		let polls = 1;
+		while (state.baseline !== undefined) {
+			expect(await poll(parameters, state)).toEqual([]);
+			polls += 1;
+		}
+		expect(polls).toBe(6);
+		expect(env.sandbox.apiRequests()).toHaveLength(MAX_REMEMBERED_DEALS / 100 + 1);
 		expect(warn.mock.calls.map(([message]) => message)).toEqual([
-			`Loan CRM Trigger "Loan CRM Trigger" remembers at most ${MAX_REMEMBERED_DEALS} deals and forgot 100 in the watched statuses; if one of them changes while in a To status it is emitted once with previousStatus null. Narrow the statuses or add a Filter.`,
+			`Loan CRM Trigger "Loan CRM Trigger" remembers at most ${MAX_REMEMBERED_DEALS} deals and found more deals in the watched statuses than that and did not remember the longest-untouched; if one of them changes while in a To status it is emitted once with previousStatus null. Narrow the From or To statuses.`,
 		]);
 		warn.mockRestore();
 		const known = state.known as { ids: number[]; codes: string; names: string[] };

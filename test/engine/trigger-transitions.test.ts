@@ -28,8 +28,11 @@ function stampAt(seconds: number): string {
 	return isoAt(seconds).replace('.000Z', 'Z');
 }
 
+/** The Deals trigger; the first block also runs as the legacy Loan CRM Trigger (one implementation). */
+let nodeType = 'loanCrmDealsTrigger';
+
 async function poll(parameters: INodeParameters, staticData: IDataObject, options: { mode?: 'trigger' | 'manual'; store?: CredentialStore } = {}) {
-	const result = await runPoll({ nodeType: 'loanCrmTrigger', parameters, credentials: options.store ?? env.store, staticData, mode: options.mode ?? 'trigger' });
+	const result = await runPoll({ nodeType, parameters, credentials: options.store ?? env.store, staticData, mode: options.mode ?? 'trigger' });
 	return (result?.[0] ?? []).map((item) => item.json);
 }
 
@@ -48,17 +51,24 @@ beforeEach(() => {
 	at(0);
 });
 
-describe('Deal Status Changed', () => {
+describe.each(['loanCrmDealsTrigger', 'loanCrmTrigger'])('Deal Status Changed (%s)', (type) => {
+	beforeEach(() => {
+		nodeType = type;
+	});
+	afterAll(() => {
+		nodeType = 'loanCrmDealsTrigger';
+	});
+
 	it('settle → edit → leave → return: fires on each move into Settled, never on edits', async () => {
 		const state: IDataObject = {};
 		const settledAtActivation = env.sandbox.data.list('deals').filter((deal) => deal.attributes.dealStatus === 'Settled');
 		expect(settledAtActivation.length).toBeGreaterThan(0);
 
 		expect(await poll(SETTLED, state)).toEqual([]);
-		// Activation: every Settled deal, sparse fieldset, keyset pages of 100.
+		// Activation: every Settled deal, newest change first, sparse fieldset, keyset pages of 100.
 		const baseline = env.sandbox.apiRequests();
 		expect(baseline).toHaveLength(Math.floor(settledAtActivation.length / 100) + 1);
-		expect(decodedQuery(baseline[0].rawQuery)).toBe("filter=equals(dealStatus,'Settled')&fields[deals]=dealStatus,updated&page[size]=100");
+		expect(decodedQuery(baseline[0].rawQuery)).toBe("filter=equals(dealStatus,'Settled')&sort=-updated,-id&fields[deals]=dealStatus,updated&page[size]=100");
 		expect(state.since).toBe(isoAt(0));
 
 		// An edit of a deal that was already Settled at activation does not fire.
@@ -77,6 +87,8 @@ describe('Deal Status Changed', () => {
 			expect.objectContaining({ id: deal.id, type: 'deals', dealStatus: 'Settled', lenderName: 'First Bank', previousStatus: 'Lodged', statusChangedAt: settled.attributes.updated }),
 		]);
 		expect(emitted[0].statusChangedAt).toBe(stampAt(5));
+		// What a person looks at first comes first; the rest is the deal as Get Many returns it.
+		expect(Object.keys(emitted[0]).slice(0, 4)).toEqual(['id', 'name', 'previousStatus', 'statusChangedAt']);
 		expect(await poll(SETTLED, state)).toEqual([]);
 
 		// Later edits of the settled deal (its name, then its lender) fire nothing.
@@ -196,7 +208,8 @@ describe('Deal Status Changed', () => {
 		const settled = env.sandbox.data.updateDeal(deal.id, { dealStatus: 'Settled' });
 		const state: IDataObject = {};
 		const sample = await poll(SETTLED, state, { mode: 'manual' });
-		expect(sample).toEqual([expect.objectContaining({ id: deal.id, dealStatus: 'Settled', previousStatus: null, statusChangedAt: settled.attributes.updated })]);
+		expect(sample).toEqual([expect.objectContaining({ id: deal.id, dealStatus: 'Settled', previousStatus: null, statusChangedAt: settled.attributes.updated, sample: true })]);
+		expect(Object.keys(sample[0]).slice(0, 4)).toEqual(['id', 'name', 'previousStatus', 'statusChangedAt']);
 		expect(env.sandbox.apiRequests()[0].query).toEqual({ filter: "any(dealStatus,'Settled')", sort: '-updated', 'page[size]': '1' });
 		expect(state).toEqual({});
 	});
@@ -263,13 +276,14 @@ describe('quiet polls', () => {
 		for (const deal of burst) env.sandbox.data.updateDeal(deal.id, { name: `Burst ${deal.id}` });
 		env.sandbox.clearLog();
 		expect(await poll(parameters, state)).toHaveLength(254);
-		expect(env.sandbox.apiRequests()).toHaveLength(3);
+		// One id-order page (full), then three pages in change order.
+		expect(env.sandbox.apiRequests()).toHaveLength(4);
 
 		// Within the window the burst is re-read (and skipped); past it, one empty request a poll.
 		at(30);
 		env.sandbox.clearLog();
 		expect(await poll(parameters, state)).toEqual([]);
-		expect(env.sandbox.apiRequests()).toHaveLength(3);
+		expect(env.sandbox.apiRequests()).toHaveLength(4);
 		at(100);
 		expect(await poll(parameters, state)).toEqual([]);
 		const drained = JSON.stringify(state);

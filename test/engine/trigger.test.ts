@@ -1,6 +1,8 @@
 /**
- * Loan CRM Trigger: a scripted timeline against the sandbox, polled through n8n-core's PollContext,
- * must yield every change exactly once.
+ * The Loan CRM triggers: a scripted timeline against the sandbox, polled through n8n-core's
+ * PollContext, must yield every change exactly once — run for each trigger type (the Deals and
+ * Contacts triggers, and the legacy Loan CRM Trigger that saved workflows use), which share one
+ * implementation.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -16,8 +18,16 @@ function at(seconds: number): void {
 	env.sandbox.data.setNow(() => instant);
 }
 
+/** The trigger types under test: which one serves deal events and which contact events. */
+const TYPES = [
+	{ label: 'Loan CRM Deals / Contacts Trigger', deals: 'loanCrmDealsTrigger', contacts: 'loanCrmContactsTrigger' },
+	{ label: 'Loan CRM Trigger (legacy)', deals: 'loanCrmTrigger', contacts: 'loanCrmTrigger' },
+];
+let types = TYPES[0];
+
 async function poll(parameters: INodeParameters, staticData: IDataObject, mode: 'trigger' | 'manual' = 'trigger') {
-	const result = await runPoll({ nodeType: 'loanCrmTrigger', parameters, credentials: env.store, staticData, mode });
+	const nodeType = String(parameters.event).startsWith('contact') ? types.contacts : types.deals;
+	const result = await runPoll({ nodeType, parameters, credentials: env.store, staticData, mode });
 	return (result?.[0] ?? []).map((item) => item.json);
 }
 
@@ -27,7 +37,11 @@ beforeEach(() => {
 	at(0);
 });
 
-describe('Loan CRM Trigger', () => {
+describe.each(TYPES)('$label', (under) => {
+	beforeEach(() => {
+		types = under;
+	});
+
 	it('emits nothing on activation, then each new deal once, in order, even within one second', async () => {
 		const state: IDataObject = {};
 		expect(await poll({ event: 'dealCreated' }, state)).toEqual([]);
@@ -45,7 +59,7 @@ describe('Loan CRM Trigger', () => {
 		expect((await poll({ event: 'dealCreated' }, state)).map((item) => item.id)).toEqual([another.id]);
 	});
 
-	it('filters by timestamp on the server and pages with the shared routine', async () => {
+	it('filters by timestamp on the server; a window of more than a page is read in change order by keyset', async () => {
 		const state: IDataObject = {};
 		await poll({ event: 'dealUpdated' }, state);
 		env.sandbox.clearLog();
@@ -55,9 +69,16 @@ describe('Loan CRM Trigger', () => {
 		expect(emitted).toHaveLength(150);
 		expect(new Set(emitted.map((item) => item.id))).toEqual(new Set(changed.map((deal) => deal.id)));
 		const requests = env.sandbox.apiRequests();
-		expect(requests).toHaveLength(2);
+		expect(requests).toHaveLength(3);
+		// One page in id order (a quiet window ends here); it was full, so the read starts again in
+		// change order, page 1 every time, after the last record's (stamp, id).
 		expect(decodedQuery(requests[0].rawQuery)).toMatch(/^filter=greaterOrEqual\(updated,'\d{4}-\d\d-\d\dT[\d:.]+Z'\)&page\[size\]=100$/);
-		expect(decodedQuery(requests[1].rawQuery)).toMatch(/^filter=and\(greaterOrEqual\(updated,'[^']+'\),greaterThan\(id,'\d+'\)\)&page\[size\]=100$/);
+		expect(decodedQuery(requests[1].rawQuery)).toMatch(/^filter=greaterOrEqual\(updated,'[^']+'\)&sort=updated,id&page\[size\]=100$/);
+		expect(decodedQuery(requests[2].rawQuery)).toMatch(
+			/^filter=and\(greaterOrEqual\(updated,'[^']+'\),or\(greaterThan\(updated,'[^']+'\),and\(equals\(updated,'[^']+'\),greaterThan\(id,'\d+'\)\)\)\)&sort=updated,id&page\[size\]=100$/,
+		);
+		// A sort other than by id costs double on the service's rate limit.
+		expect(requests.map((request) => request.cost)).toEqual([10, 20, 20]);
 	});
 
 	it('emits a record changed twice between polls once, and again after a later change', async () => {
@@ -115,11 +136,23 @@ describe('Loan CRM Trigger', () => {
 		expect(new Set((await poll({ event: 'contactUpdated' }, updated)).map((item) => item.id))).toEqual(new Set([existing.id, fresh.id]));
 	});
 
-	it('Fetch Test Event returns one recent sample record', async () => {
+	it('refuses a Max Records per Poll outside 1–5000 (e.g. from an expression), naming it, before any request', async () => {
+		for (const value of ['={{ 0 }}', '={{ 6000 }}', '={{ 2.5 }}']) {
+			await expect(poll({ event: 'dealUpdated', options: { maxRecordsPerPoll: value as unknown as number } }, {})).rejects.toThrow(
+				/^Parameter "Options → Max Records per Poll" must be a whole number from 1 to 5000; got /,
+			);
+		}
+		expect(env.sandbox.apiRequests()).toEqual([]);
+	});
+
+	it('Fetch Test Event returns one recent record, marked as a sample', async () => {
 		at(30);
 		const newest = env.sandbox.data.createDeal({ name: 'Newest deal' });
 		const sample = await poll({ event: 'dealUpdated' }, {}, 'manual');
-		expect(sample).toEqual([expect.objectContaining({ id: newest.id, name: 'Newest deal' })]);
+		expect(sample).toEqual([expect.objectContaining({ id: newest.id, name: 'Newest deal', sample: true })]);
+		// Otherwise the item is the record as a poll emits it, the mark last.
+		const [emitted] = await poll({ event: 'dealUpdated' }, {}, 'manual');
+		expect(Object.keys(emitted).at(-1)).toBe('sample');
 	});
 
 	it('keeps its remembered state bounded over a thousand polls', async () => {
@@ -139,4 +172,29 @@ describe('Loan CRM Trigger', () => {
 		expect(Math.max(...sizes)).toBeLessThanOrEqual(5);
 		expect(JSON.stringify(state).length).toBeLessThan(1000);
 	}, 120_000);
+});
+
+describe('the trigger types', () => {
+	it('each offers only its own events: another one (e.g. from an edited workflow file) is refused by name, before any request', async () => {
+		for (const [nodeType, event] of [
+			['loanCrmDealsTrigger', 'contactCreated'],
+			['loanCrmContactsTrigger', 'dealStatusChanged'],
+		]) {
+			await expect(runPoll({ nodeType, parameters: { event }, credentials: env.store, staticData: {} })).rejects.toThrow(
+				`Parameter "Event" has "${event}", which is not an event of this trigger`,
+			);
+		}
+		expect(env.sandbox.apiRequests()).toEqual([]);
+	});
+
+	it('their default events: Deal Status Changed, Contact Created; the legacy trigger keeps Deal Updated', async () => {
+		const firstRequest = async (nodeType: string) => {
+			env.sandbox.clearLog();
+			await runPoll({ nodeType, parameters: {}, credentials: env.store, staticData: {} });
+			return env.sandbox.apiRequests()[0];
+		};
+		expect((await firstRequest('loanCrmDealsTrigger')).query).toEqual(expect.objectContaining({ sort: '-updated,-id', 'fields[deals]': 'dealStatus,updated' }));
+		expect(await firstRequest('loanCrmContactsTrigger')).toEqual(expect.objectContaining({ path: '/jsonapi/contacts', query: expect.objectContaining({ sort: '-created' }) }));
+		expect(await firstRequest('loanCrmTrigger')).toEqual(expect.objectContaining({ path: '/jsonapi/deals', query: expect.objectContaining({ sort: '-updated', 'fields[deals]': 'updated' }) }));
+	});
 });

@@ -91,6 +91,10 @@ const API_ERRORS = {
 			'The service ignored the paging parameters, so the node stopped instead of looping. Narrow the request with a filter or a limit, or report it to Loan CRM.',
 		response: { message: 'repeated page' },
 	}),
+	keysetValueMissing: ({ path, attribute }: { path: string; attribute: string }): Made => ({
+		message: `Loan CRM answered /jsonapi${path} without the ${attribute} of a record, which paging in that order needs`,
+		response: { message: 'keyset value missing' },
+	}),
 	notACollection: ({ path, data }: { path: string; data: unknown }): Made => ({
 		message: `Loan CRM answered /jsonapi${path} with ${data === undefined ? 'no data' : 'a single resource'} where a collection was expected`,
 		response: { message: 'not a collection' },

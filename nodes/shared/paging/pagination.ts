@@ -8,6 +8,11 @@
  * In id order with Requests in Parallel > 1, the id space is paged in ranges at once
  * (parallelKeyset.ts, planned by keyRanges.ts; this file turns its keys into requests): over a real
  * network nearly all of a long read is waiting for answers.
+ *
+ * A read can also be ordered by an attribute with the id as tie-breaker (`keysetAttribute`, e.g.
+ * the trigger's `sort=updated,id`) and still page by keyset, after the last record's (value, id),
+ * and it can be bounded: at most `maxRequests` requests, or until `onPage` says 'stop'. The outcome
+ * says whether the service had no more (`exhausted`), so a bounded reader can continue later.
  */
 import type { IHttpRequestMethods, NodeApiError } from 'n8n-workflow';
 
@@ -39,14 +44,36 @@ export interface PaginateOptions {
 	userId?: string;
 	/** Whether the endpoint takes `filter` (related-collection endpoints do not). */
 	supportsFilter: boolean;
-	/** Called with each page's document, primary data trimmed to the limit, in the requested order. */
-	onPage: (document: Document) => void | Promise<void>;
+	/**
+	 * Called with each page's document, primary data trimmed to the limit, in the requested order.
+	 * 'stop' ends a page-after-page read after this page (bounded and `keysetAttribute` reads are
+	 * page after page; a parallel read in id order delivers every page it fetched).
+	 */
+	onPage: (document: Document) => PageVerdict | Promise<PageVerdict>;
 	/** Called with every answer, empty pages included (the trigger reads the service's clock from it). */
 	onResponse?: (response: ApiResponse) => void;
 	/** Id ranges paged at once when the order is by id; undefined or 1: one page after the other. */
 	parallel?: number;
 	/** What a rejected page's error explains (a collection read's filter and sort). */
 	explain?: Explain;
+	/**
+	 * Page by keyset on (this attribute, id) instead of by page number: `query.sort` must be
+	 * `<attribute>,id` or `-<attribute>,-id`, and every record must carry the attribute (mind sparse
+	 * fieldsets). Each page is then page 1, filtered to the records after the previous page's last.
+	 */
+	keysetAttribute?: string;
+	/** Most requests the read may send; it then stops (not `exhausted`). Undefined: no bound. */
+	maxRequests?: number;
+}
+
+/** `onPage`'s answer: nothing (go on) or 'stop' (this page is the last one read). */
+export type PageVerdict = void | 'stop';
+
+export interface PageReadOutcome {
+	/** Records handed to `onPage`. */
+	delivered: number;
+	/** The service has no record after the last one delivered (false when a limit, the request budget or 'stop' ended the read). */
+	exhausted: boolean;
 }
 
 type KeysetDirection = 'ascending' | 'descending';
@@ -65,7 +92,73 @@ function keysetDirection(sort: string | undefined, supportsFilter: boolean): Key
 }
 
 function keysetFilter(userFilter: string | undefined, direction: KeysetDirection, lastId: string): string | undefined {
-	return combineFilters([userFilter, `${direction === 'ascending' ? 'greaterThan' : 'lessThan'}(id,${quoteLiteral(lastId)})`]);
+	return combineFilters([userFilter, idAfter(direction, lastId)]);
+}
+
+function idAfter(direction: KeysetDirection, lastId: string): string {
+	return `${direction === 'ascending' ? 'greaterThan' : 'lessThan'}(id,${quoteLiteral(lastId)})`;
+}
+
+/** Where the page after a record starts, in the read's order. */
+interface Keyset {
+	/** The filter term for the records after `last`. */
+	after(last: Resource): string;
+	/** Whether a page holds a record at or before `last`: the service did not page as asked. */
+	wentBack(last: Resource, resources: Resource[]): boolean;
+}
+
+function idKeyset(direction: KeysetDirection): Keyset {
+	const before = (id: string, last: string) => (direction === 'ascending' ? Number(id) <= Number(last) : Number(id) >= Number(last));
+	return {
+		after: (last) => idAfter(direction, String(last.id)),
+		wentBack: (last, resources) => resources.some((resource) => before(String(resource.id), String(last.id))),
+	};
+}
+
+/**
+ * The records after (value, id) in the order `<attribute>,id` (or both descending). The service
+ * sorts null first ascending (so last descending), and compares values with its own collation,
+ * which `greaterThan`/`equals` share with `sort`. Values are sent exactly as the service wrote them
+ * (a stamp with more digits than JavaScript keeps must match itself).
+ */
+export function attributeThenIdAfter(attribute: string, direction: KeysetDirection, value: unknown, id: string): string {
+	const sameValueLaterId = (valueTerm: string) => `and(${valueTerm},${idAfter(direction, id)})`;
+	if (value === null) {
+		const laterNull = sameValueLaterId(`equals(${attribute},null)`);
+		return direction === 'ascending' ? `or(not(equals(${attribute},null)),${laterNull})` : laterNull;
+	}
+	const literal = quoteLiteral(String(value));
+	const later = `${direction === 'ascending' ? 'greaterThan' : 'lessThan'}(${attribute},${literal})`;
+	const terms = [later, sameValueLaterId(`equals(${attribute},${literal})`)];
+	if (direction === 'descending') terms.push(`equals(${attribute},null)`);
+	return `or(${terms.join(',')})`;
+}
+
+function attributeKeyset(context: RequestContext, options: PaginateOptions, attribute: string): Keyset {
+	const keys = (options.query?.sort ?? '').split(',');
+	const direction: KeysetDirection | undefined =
+		keys.length === 2 && keys[0] === attribute && keys[1] === 'id' ? 'ascending' : keys.length === 2 && keys[0] === `-${attribute}` && keys[1] === '-id' ? 'descending' : undefined;
+	if (direction === undefined || !options.supportsFilter) {
+		// A caller's mistake, not the service's: the order and the keyset must agree.
+		throw new TypeError(`keysetAttribute ${attribute} needs sort ${attribute},id or -${attribute},-id on a filterable collection`);
+	}
+	const valueOf = (resource: Resource): unknown => {
+		const value = resource.attributes?.[attribute];
+		if (value === undefined) throw apiError(context.getNode(), 'keysetValueMissing', { path: options.path, attribute }, { itemIndex: options.itemIndex });
+		return value;
+	};
+	/** Whether `resource` comes before `last` in the read's order, where that can be told here. */
+	const before = (resource: Resource, last: Resource): boolean => {
+		const [value, lastValue] = [valueOf(resource), valueOf(last)];
+		// Text (stamps included) compares by the service's collation and precision: not judged here.
+		if (typeof value !== 'number' || typeof lastValue !== 'number') return false;
+		const order = value !== lastValue ? value - lastValue : Number(resource.id) - Number(last.id);
+		return direction === 'ascending' ? order < 0 : order > 0;
+	};
+	return {
+		after: (last) => attributeThenIdAfter(attribute, direction, valueOf(last), String(last.id)),
+		wentBack: (last, resources) => resources.some((resource) => String(resource.id) === String(last.id) || before(resource, last)),
+	};
 }
 
 function idsOf(resources: Resource[]): string[] {
@@ -106,63 +199,63 @@ async function fetchPage(context: RequestContext, options: PaginateOptions, quer
 /** What one page-after-page read has done so far (a parallel read hands over to it this way). */
 interface SequentialStart {
 	delivered: number;
-	lastId?: string;
+	last?: Resource;
 	previousIds?: string;
 	pages: number;
 }
 
-async function sequential(
-	context: RequestContext,
-	options: PaginateOptions,
-	direction: KeysetDirection | undefined,
-	start: SequentialStart,
-): Promise<number> {
+async function sequential(context: RequestContext, options: PaginateOptions, keyset: Keyset | undefined, start: SequentialStart): Promise<PageReadOutcome> {
 	const query = options.query ?? {};
-	let { delivered, lastId, previousIds } = start;
+	let { delivered, last, previousIds } = start;
 	let pageNumber = start.pages + 1;
+	let requests = 0;
 	// Offsets of page[number] paging depend on a constant page size.
 	const fixedPageSize = Math.min(options.limit ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
 
 	for (let page = start.pages; page < MAX_PAGES; page++) {
 		const remaining = options.limit === undefined ? Infinity : options.limit - delivered;
-		if (remaining <= 0) break;
-		const pageSize = direction ? Math.min(remaining, MAX_PAGE_SIZE) : fixedPageSize;
+		if (remaining <= 0) return { delivered, exhausted: false };
+		if (options.maxRequests !== undefined && requests >= options.maxRequests) return { delivered, exhausted: false };
+		const pageSize = keyset ? Math.min(remaining, MAX_PAGE_SIZE) : fixedPageSize;
 		const pageQuery: QueryParameters = { ...query, pageSize };
-		if (direction && lastId !== undefined) {
-			pageQuery.filter = keysetFilter(query.filter, direction, lastId);
-		} else if (!direction && pageNumber > 1) {
+		if (keyset && last !== undefined) {
+			pageQuery.filter = combineFilters([query.filter, keyset.after(last)]);
+		} else if (!keyset && pageNumber > 1) {
 			pageQuery.pageNumber = pageNumber;
 		}
 
+		requests += 1;
 		const { document, resources, ids, hasMore } = await fetchPage(context, options, pageQuery);
 		const signature = ids.join(',');
 		if (ids.length > 0 && signature === previousIds) throw repeatedPageError(context, options.path, options.itemIndex);
-		if (direction && lastId !== undefined && ids.length > 0) {
-			const last = Number(lastId);
-			const wentBack = ids.some((id) => (direction === 'ascending' ? Number(id) <= last : Number(id) >= last));
-			if (wentBack) throw repeatedPageError(context, options.path, options.itemIndex);
-		}
+		if (keyset && last !== undefined && ids.length > 0 && keyset.wentBack(last, resources)) throw repeatedPageError(context, options.path, options.itemIndex);
 		previousIds = signature;
 
 		const kept = resources.length > remaining ? resources.slice(0, remaining) : resources;
+		const ended = resources.length === 0 || resources.length < pageSize || !hasMore;
 		if (kept.length > 0) {
-			await options.onPage({ ...document, data: kept });
+			const verdict = await options.onPage({ ...document, data: kept });
 			delivered += kept.length;
+			if (verdict === 'stop') return { delivered, exhausted: ended && kept.length === resources.length };
 		}
 
-		if (resources.length === 0 || resources.length < pageSize || !hasMore) break;
-		lastId = ids[ids.length - 1];
+		if (ended) return { delivered, exhausted: kept.length === resources.length };
+		last = resources[resources.length - 1];
 		pageNumber += 1;
 	}
-	return delivered;
+	return { delivered, exhausted: false };
 }
 
-export async function paginate(this: RequestContext, options: PaginateOptions): Promise<number> {
-	const direction = keysetDirection(options.query?.sort, options.supportsFilter);
-	if (direction === undefined || (options.parallel ?? 1) <= 1) {
-		return await sequential(this, options, direction, { delivered: 0, pages: 0 });
+export async function paginate(this: RequestContext, options: PaginateOptions): Promise<PageReadOutcome> {
+	if (options.keysetAttribute !== undefined) {
+		return await sequential(this, options, attributeKeyset(this, options, options.keysetAttribute), { delivered: 0, pages: 0 });
 	}
-	return await parallelKeyset(this, options, direction, options.parallel ?? 1);
+	const direction = keysetDirection(options.query?.sort, options.supportsFilter);
+	if (direction === undefined || (options.parallel ?? 1) <= 1 || options.maxRequests !== undefined) {
+		return await sequential(this, options, direction && idKeyset(direction), { delivered: 0, pages: 0 });
+	}
+	const delivered = await parallelKeyset(this, options, direction, options.parallel ?? 1);
+	return { delivered, exhausted: options.limit === undefined || delivered < options.limit };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,9 +300,12 @@ async function parallelKeyset(context: RequestContext, options: PaginateOptions,
 		limit: options.limit,
 		pageSize: MAX_PAGE_SIZE,
 		maxPages: MAX_PAGES,
-		deliver: async (page, start, end) => await options.onPage({ ...page.document, data: page.resources.slice(start, end) }),
+		deliver: async (page, start, end) => {
+			await options.onPage({ ...page.document, data: page.resources.slice(start, end) });
+		},
 		handOver: async (page, delivered) =>
-			await sequential(context, options, direction, { delivered, lastId: page.ids[page.ids.length - 1], previousIds: page.ids.join(','), pages: 1 }),
+			(await sequential(context, options, idKeyset(direction), { delivered, last: page.resources[page.resources.length - 1], previousIds: page.ids.join(','), pages: 1 }))
+				.delivered,
 		outOfOrder: () => repeatedPageError(context, options.path, options.itemIndex),
 	});
 }
