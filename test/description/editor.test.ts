@@ -21,6 +21,7 @@ import { DEFAULTS as ASSET_DEFAULTS, OPERATIONS as ASSET_OPERATIONS } from '../.
 import { knownFieldValues } from '../../nodes/shared/description/conditions';
 import { RESOURCE_TYPES } from '../../nodes/shared/service/schema';
 import { REPO_ROOT, loadPackageSource } from '../../harness';
+import { SYSTEM_STATUS } from '../../sandbox';
 
 type NodeHelpersLike = Pick<typeof installedWorkflow.NodeHelpers, 'displayParameter' | 'getNodeParameters'>;
 
@@ -250,6 +251,14 @@ describe('defaults are explicit and send nothing nobody chose', () => {
 		expect(field('loanCrmDeals', 'loanStructureType')).toEqual(['InterestOnly', 'Offset', 'PrincipalInterest', 'RevolvingCredit']);
 		expect(field('loanCrmContacts', 'maritalStatus')).toEqual(['DeFacto', 'Divorced', 'Married', 'Separated', 'Single', 'Widowed']);
 		expect(knownFieldValues(RESOURCE_TYPES.deals, 'dealStatus')?.map((option) => option.value)).toEqual([...RESOURCE_TYPES.deals.attributes.dealStatus.values]);
+	});
+
+	it('lists deal statuses in one order, the lending pipeline, in the package and in the sandbox', () => {
+		const pipeline = ['NewLeads', 'Researching', 'InProgress', 'PreApproved', 'Lodged', 'ConditionallyApproved', 'UnconditionallyApproved', 'PendingSettlement', 'Settled', 'Varied', 'Repaid', 'Withdrawn', 'Cancelled'];
+		expect([...RESOURCE_TYPES.deals.attributes.dealStatus.values]).toEqual(pipeline);
+		expect([...RESOURCE_TYPES.leads.attributes.dealStatus.values]).toEqual(pipeline);
+		// The sandbox is written from the contract, not from nodes/; its table must still agree.
+		expect([...SYSTEM_STATUS]).toEqual(pipeline);
 	});
 });
 

@@ -69,7 +69,7 @@ describe('what the agent reads', () => {
 
 		const deals = byName.Find_deals.description;
 		expect(deals).toMatch(/^Get many deals in Loan CRM: list deals, optionally filtered/);
-		expect(deals).toContain('dealStatus (one of NewLeads, Researching, PreApproved, ConditionallyApproved, UnconditionallyApproved, Lodged, InProgress, PendingSettlement, Varied, Repaid, Withdrawn, Cancelled, Settled)');
+		expect(deals).toContain('dealStatus (one of NewLeads, Researching, InProgress, PreApproved, Lodged, ConditionallyApproved, UnconditionallyApproved, PendingSettlement, Settled, Varied, Repaid, Withdrawn, Cancelled)');
 		expect(deals).toContain('Filter and sort on: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id.');
 		expect(deals).toContain("Filter syntax is functions, not operators: equals(field,'value')");
 		expect(deals).toContain("Example: and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01')).");
