@@ -12,7 +12,7 @@ import { primaryResources } from '../../service/jsonapi';
 import type { ListSearchMethod } from '../../description/locators';
 import { combineFilters, quoteLiteral } from '../../input/query';
 import { apiRequest } from '../../requests/transport';
-import { MAX_ID } from '../../input/values';
+import { MAX_ID, locatorValue } from '../../input/values';
 
 /** Results per request; the editor asks for the next page when the user scrolls. */
 export const LIST_PAGE_SIZE = 25;
@@ -75,7 +75,8 @@ export function searchFilter(searchFields: readonly string[], typed: string | un
 /** Request Options → User ID of the node being edited, when it is a plain ID (not an expression). */
 function userIdOf(context: ILoadOptionsFunctions): string | undefined {
 	const options = context.getCurrentNodeParameter('requestOptions') as { userId?: unknown } | undefined;
-	const userId = typeof options?.userId === 'string' ? options.userId.trim() : undefined;
+	const value = locatorValue(options?.userId);
+	const userId = typeof value === 'string' ? value.trim() : undefined;
 	return userId !== undefined && /^\d+$/.test(userId) ? userId : undefined;
 }
 
