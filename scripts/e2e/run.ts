@@ -365,7 +365,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			"a 404 without Continue On Fail fails the execution with the node's message",
 			[
 				...(failure.ok ? ['n8n execute exited 0'] : []),
-				...(/Loan CRM has no leads 999999 \(404\)/.test(failureOutput) ? [] : ['the message "Loan CRM has no leads 999999 (404)" is not in n8n\'s output']),
+				...(/Loan CRM has no lead with ID 999999/.test(failureOutput) ? [] : ['the message "Loan CRM has no lead with ID 999999" is not in n8n\'s output']),
 				...(failureOutput.includes(sandbox.clientSecret) ? ['the client secret appears in the output'] : []),
 				...(sandbox.apiRequests().length === 1 ? [] : [`${sandbox.apiRequests().length} API requests, expected 1 (no retry of a 404)`]),
 			],

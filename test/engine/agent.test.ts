@@ -200,7 +200,7 @@ describe('errors the caller can correct itself from', () => {
 			{ tool: 'Get_lead', args: { leadId: 999999 } },
 			{ tool: 'Get_lead', args: { leadId: Number(ids().lead) } },
 		]);
-		expect(answers[0].error).toMatch(/^Loan CRM has no leads 999999 \(404\)/);
+		expect(answers[0].error).toMatch(/^Loan CRM has no lead with ID 999999\n/);
 		expect(answers[1].answer).toEqual([expect.objectContaining({ id: ids().lead, type: 'leads' })]);
 		const everything = JSON.stringify(answers);
 		for (const secret of [env.sandbox.clientSecret, ...env.sandbox.issuedTokens()]) expect(everything).not.toContain(secret);

@@ -356,6 +356,22 @@ export const RESOURCE_TYPES = {
 
 export type ResourceTypeName = keyof typeof RESOURCE_TYPES;
 
+/** Singular names of the types the package only refers to by ID (no table above), for messages. */
+const REFERENCED_TYPE_LABELS: Readonly<Record<string, string>> = {
+	advisers: 'adviser',
+	assets: 'asset',
+	'contact-groups': 'contact group',
+	'custom-statuses': 'custom status',
+	integrations: 'integration',
+	organisations: 'organisation',
+};
+
+/** "deal note" for `deal-notes`: a resource type named as messages name it. */
+export function typeLabel(type: string): string {
+	const table = (RESOURCE_TYPES as Record<string, ResourceTypeSpec | undefined>)[type];
+	return table?.label ?? REFERENCED_TYPE_LABELS[type] ?? type.replace(/-/g, ' ').replace(/s$/, '');
+}
+
 /** Each type's leading attributes, for the flattener. */
 export const LEADING_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
 	Object.entries(RESOURCE_TYPES as Record<string, ResourceTypeSpec>)

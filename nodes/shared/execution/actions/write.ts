@@ -111,7 +111,7 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 		body,
 		itemIndex,
 		userId: userIdOverride(this, itemIndex),
-		explain: { rejectedWrite: { fields: writeFieldHints(spec) } },
+		explain: { rejectedWrite: { fields: writeFieldHints(spec), relationships: values.relationships } },
 	});
 	const document = response.body;
 	if (document !== undefined && primaryResources(document).length > 0) return flatten(document);
