@@ -12,7 +12,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { REPO_ROOT, START_NODE_TYPE, nodeTypes, runListSearch, runWorkflow } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
 import { ID_LIST_PATTERN, ID_PATTERN } from '../../nodes/shared/description/locators';
-import { LIST_PAGE_SIZE } from '../../nodes/shared/execution/methods/listSearch';
+import { LIST_PAGE_SIZE, searchFilter } from '../../nodes/shared/execution/methods/listSearch';
 import { parseId, parseIdList } from '../../nodes/shared/input/values';
 import { jsonOf, useSandbox } from './helpers';
 
@@ -72,7 +72,7 @@ describe('From List: searching deals and contacts as the user types', () => {
 
 	it('deals: typed words are quoted safely and all must match, in any order ("Liam O\'Connor")', async () => {
 		const { results } = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: "  Liam O'Connor " });
-		expect(onlyRequest().query.filter).toBe("and(contains(name,'Liam'),contains(name,'O''Connor'))");
+		expect(onlyRequest().query.filter).toBe("and(or(contains(name,'Liam'),contains(name,'L''iam')),contains(name,'O''Connor'))");
 		expect(results.map((result) => result.value)).toContain(ids().dealWithApostrophe);
 		for (const result of results) expect(result.name).toMatch(/^(?=.*Liam)(?=.*O'Connor)/i);
 	});
@@ -88,13 +88,61 @@ describe('From List: searching deals and contacts as the user types', () => {
 		expect(none).toEqual({ results: [], paginationToken: undefined });
 	});
 
+	it('deals: a name typed without its apostrophe finds it ("liam oconnor"), in one request that costs what any search costs', async () => {
+		const plain = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: 'walker' });
+		const plainCost = onlyRequest().cost;
+		expect(plain.results.length).toBeGreaterThan(0);
+		env.sandbox.clearLog();
+
+		const { results } = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: 'liam oconnor' });
+		const request = onlyRequest();
+		expect(request.query.filter).toBe("and(or(contains(name,'liam'),contains(name,'l''iam')),or(contains(name,'oconnor'),contains(name,'o''connor')))");
+		expect(request.cost).toBe(plainCost);
+		expect(results.map((result) => result.value)).toContain(ids().dealWithApostrophe);
+		expect(results.length).toBeGreaterThan(0);
+		for (const result of results) expect(result.name).toMatch(/^(?=.*liam)(?=.*o'?connor)/i);
+		// The same deals as typing the apostrophe.
+		env.sandbox.clearLog();
+		const typedRight = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: "Liam O'Connor" });
+		expect(results.map((result) => result.value).sort()).toEqual(typedRight.results.map((result) => result.value).sort());
+	});
+
+	it.each([
+		['O’Connor (U+2019, as phones type it)', 'O\u2019Connor'],
+		['O‘Connor (U+2018)', 'O\u2018Connor'],
+		['Oʼconnor (U+02BC)', 'O\u02BCconnor'],
+	])('deals: %s is read as an apostrophe', async (_label, typed) => {
+		const { results } = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: `${typed} liam` });
+		expect(onlyRequest().query.filter).toBe(`and(contains(name,'${typed.replace(/[\u2018\u2019\u02BC]/, "''")}'),or(contains(name,'liam'),contains(name,'l''iam')))`);
+		expect(results.map((result) => result.value)).toContain(ids().dealWithApostrophe);
+	});
+
+	it('deals: no variant for a word with an apostrophe, shorter than 3 letters, with digits, or after the fourth word', () => {
+		expect(searchFilter(['name'], "O'Connor Li 10004 R2D2", ['name'])).toBe(
+			"and(contains(name,'O''Connor'),contains(name,'Li'),or(contains(name,'10004'),equals(id,'10004')),contains(name,'R2D2'))",
+		);
+		expect(searchFilter(['name'], 'aaa bbb ccc ddd eee', ['name'])).toBe(
+			"and(or(contains(name,'aaa'),contains(name,'a''aa')),or(contains(name,'bbb'),contains(name,'b''bb')),or(contains(name,'ccc'),contains(name,'c''cc')),or(contains(name,'ddd'),contains(name,'d''dd')),contains(name,'eee'))",
+		);
+	});
+
+	it('contacts: "O’Brien" typed with U+2019 finds the contact saved as O\'Brien', async () => {
+		const contact = env.sandbox.data.get('contacts', ids().contactWithApostrophe)?.attributes;
+		const { results } = await runListSearch({ nodeType: 'loanCrmContacts', method: 'searchContacts', credentials: env.store, filter: 'O\u2019Brien' });
+		expect(onlyRequest().query.filter).toBe("or(contains(firstName,'O''Brien'),contains(lastName,'O''Brien'),contains(preferredName,'O''Brien'),contains(email,'O''Brien'))");
+		expect(results).toContainEqual({ name: `O'Brien, ${contact?.firstName} — ${contact?.email} — #${ids().contactWithApostrophe}`, value: ids().contactWithApostrophe });
+	});
+
 	it('contacts: by name or e-mail, labelled "Last, First — e-mail — #id"', async () => {
 		const contact = env.sandbox.data.get('contacts', ids().contactWithApostrophe)?.attributes;
 		const byName = await runListSearch({ nodeType: 'loanCrmContacts', method: 'searchContacts', credentials: env.store, filter: `${contact?.firstName} O'Brien` });
 		const request = onlyRequest();
 		expect(request.query['fields[contacts]']).toBe('firstName,lastName,email');
+		const first = String(contact?.firstName);
+		const variant = `${first[0]}''${first.slice(1)}`;
 		expect(request.query.filter).toBe(
-			`and(or(contains(firstName,'${contact?.firstName}'),contains(lastName,'${contact?.firstName}'),contains(preferredName,'${contact?.firstName}'),contains(email,'${contact?.firstName}')),` +
+			`and(or(contains(firstName,'${first}'),contains(lastName,'${first}'),contains(preferredName,'${first}'),contains(email,'${first}'),` +
+				`contains(firstName,'${variant}'),contains(lastName,'${variant}'),contains(preferredName,'${variant}')),` +
 				"or(contains(firstName,'O''Brien'),contains(lastName,'O''Brien'),contains(preferredName,'O''Brien'),contains(email,'O''Brien')))",
 		);
 		const expected = { name: `O'Brien, ${contact?.firstName} — ${contact?.email} — #${ids().contactWithApostrophe}`, value: ids().contactWithApostrophe };
