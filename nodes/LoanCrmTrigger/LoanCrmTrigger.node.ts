@@ -14,6 +14,7 @@ import { DEAL_STATUSES, RESOURCE_TYPES } from '../shared/service/schema';
 import type { TransitionSelection, TransitionState } from './statusTransitions';
 import { MAX_REMEMBERED_DEALS, pollStatusTransitions } from './statusTransitions';
 import { invalidParameter } from '../shared/errors/factory';
+import { readmeSection } from '../shared/description/documentation';
 import { TRIGGER_EVENTS, triggerProperties } from './events';
 
 const DEFAULT_SAFETY_WINDOW_SECONDS = 120;
@@ -53,6 +54,7 @@ export class LoanCrmTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["event"]}}',
 		description: 'Starts the workflow when deals or contacts are created or change in Loan CRM',
+		documentationUrl: readmeSection('loan-crm-trigger'),
 		defaults: { name: 'Loan CRM Trigger' },
 		polling: true,
 		inputs: [],

@@ -59,6 +59,7 @@ import {
 } from './workflows';
 import { checkCredentialEdit } from './credential-edit';
 import { sandboxCredential } from '../../harness/sandbox-credential';
+import { loadPackageSource } from '../../harness/package-source';
 
 const timings = new Timings();
 
@@ -635,7 +636,34 @@ async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialData
 		if (response.status !== 200) problems.push(`icon ${icon} answered ${response.status}`);
 	}
 	record(`editor: node descriptions for ${types.length} nodes and their icons (${icons.size}) load`, problems);
+	await checkNodesPanelData(port);
 	await checkListSearch(rest, sandbox, credential);
+}
+
+/**
+ * What the nodes panel and the Docs link read: /types/nodes.json, the node types the editor loads.
+ * Each node keeps its own documentationUrl (opened as it is, so the README anchor survives) and its
+ * codex with every alias (the panel's search) and an anchor-free primaryDocumentation (n8n appends
+ * its tracking parameters to that one).
+ */
+async function checkNodesPanelData(port: number): Promise<void> {
+	const response = await fetch(`http://127.0.0.1:${port}/types/nodes.json`);
+	const served = response.status === 200 ? ((await response.json()) as Array<{ name: string; documentationUrl?: string; codex?: { alias?: string[]; resources?: { primaryDocumentation?: Array<{ url: string }> } } }>) : [];
+	const problems: string[] = response.status === 200 ? [] : [`GET /types/nodes.json answered ${response.status}`];
+	const source = loadPackageSource();
+	for (const node of source.nodes) {
+		const type = served.find((entry) => entry.name === `${PACKAGE}.${node.name}`);
+		if (type === undefined) {
+			problems.push(`${node.name} is not in /types/nodes.json`);
+			continue;
+		}
+		const codex = JSON.parse(readFileSync(node.sourcePath.replace(/\.ts$/, '.json'), 'utf8')) as { alias: string[] };
+		if (type.documentationUrl !== node.type.description.documentationUrl || !/#[a-z-]+$/.test(type.documentationUrl ?? '')) problems.push(`${node.name}: documentationUrl ${JSON.stringify(type.documentationUrl)}`);
+		if (JSON.stringify(type.codex?.alias) !== JSON.stringify(codex.alias)) problems.push(`${node.name}: codex alias ${JSON.stringify(type.codex?.alias).slice(0, 200)}`);
+		const fallback = type.codex?.resources?.primaryDocumentation?.[0]?.url;
+		if (fallback === undefined || fallback.includes('#')) problems.push(`${node.name}: codex primaryDocumentation ${JSON.stringify(fallback)}`);
+	}
+	record(`editor: /types/nodes.json carries each node's Docs link (README anchor) and nodes-panel aliases (${source.nodes.length} nodes)`, problems);
 }
 
 /** A resource locator's From List search as the editor asks for it, a name typed without its apostrophe. */
