@@ -636,7 +636,7 @@ async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialData
 		if (response.status !== 200) problems.push(`icon ${icon} answered ${response.status}`);
 	}
 	record(`editor: node descriptions for ${types.length} nodes and their icons (${icons.size}) load`, problems);
-	await checkNodesPanelData(port);
+	await checkNodesPanelData(rest);
 	await checkListSearch(rest, sandbox, credential);
 }
 
@@ -646,9 +646,9 @@ async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialData
  * codex with every alias (the panel's search) and an anchor-free primaryDocumentation (n8n appends
  * its tracking parameters to that one).
  */
-async function checkNodesPanelData(port: number): Promise<void> {
-	const response = await fetch(`http://127.0.0.1:${port}/types/nodes.json`);
-	const served = response.status === 200 ? ((await response.json()) as Array<{ name: string; documentationUrl?: string; codex?: { alias?: string[]; resources?: { primaryDocumentation?: Array<{ url: string }> } } }>) : [];
+async function checkNodesPanelData(rest: N8nRest): Promise<void> {
+	const response = await rest.getWithSession('/types/nodes.json');
+	const served = response.status === 200 ? ((response.json ?? []) as Array<{ name: string; documentationUrl?: string; codex?: { alias?: string[]; resources?: { primaryDocumentation?: Array<{ url: string }> } } }>) : [];
 	const problems: string[] = response.status === 200 ? [] : [`GET /types/nodes.json answered ${response.status}`];
 	const source = loadPackageSource();
 	for (const node of source.nodes) {
