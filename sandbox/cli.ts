@@ -3,14 +3,16 @@
  *
  *   npx ts-node --transpile-only sandbox/cli.ts [--port 8080] [--deals 5000] [--rate-limit]
  *     [--contacts N] [--count-totals] [--token-lifetime SECONDS] [--clock-offset SECONDS] [--latency MS] [--jitter MS]
- *     [--deal-layout dense|oneLongGap|twoIslands|uniformlySparse|clusteredSparse|skewedTop]
+ *     [--deal-layout dense|oneLongGap|twoIslands|uniformlySparse|clusteredSparse|skewedTop] [--lively [--lively-every SECONDS]]
  *
  * --deal-layout gives the --deals deals ids of that layout (layouts.ts: gaps as a multi-tenant service shows them).
+ * --lively changes the data by itself, one change every 10 s (lively.ts): deals settle, contacts are
+ * created, deals are edited; each change is printed.
  * --latency plays a network round trip of MS (± --jitter MS, default a fifth of it) on every request.
  * --rate-limit enables a bucket of 600 tokens refilled at 2 per second (about 600 per 5 minutes).
  * --clock-offset runs the service's clock ahead (positive) or behind (negative, e.g. --clock-offset=-300).
  */
-import { ID_LAYOUTS, idLayout, startSandbox } from './index';
+import { DEFAULT_LIVELY_SECONDS, ID_LAYOUTS, idLayout, startLively, startSandbox } from './index';
 import type { IdLayout } from './index';
 
 function arg(name: string): string | undefined {
@@ -38,7 +40,7 @@ function int(name: string): number | undefined {
 async function main(): Promise<void> {
 	if (flag('--help') || flag('-h')) {
 		console.log(
-			`Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S] [--latency MS] [--jitter MS] [--deal-layout ${ID_LAYOUTS.join('|')}]`,
+			`Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S] [--latency MS] [--jitter MS] [--deal-layout ${ID_LAYOUTS.join('|')}] [--lively [--lively-every S]]`,
 		);
 		return;
 	}
@@ -73,6 +75,15 @@ async function main(): Promise<void> {
 	console.log(`  Client secret: ${sandbox.clientSecret}`);
 	console.log('  Scope:         api');
 	console.log(`  UserId:        ${sandbox.userId}`);
+	const livelySeconds = flag('--lively') ? (int('--lively-every') ?? DEFAULT_LIVELY_SECONDS) : undefined;
+	if (livelySeconds !== undefined) {
+		if (livelySeconds < 1) {
+			console.error('--lively-every needs at least 1 second');
+			process.exit(2);
+		}
+		console.log(`  Lively:        one change every ${livelySeconds} s (a deal settles or enters Pending Settlement, a contact is created, a deal's lender changes)`);
+		startLively(sandbox.data, livelySeconds, (line) => console.log(`${new Date().toISOString().slice(11, 19)} lively: ${line}`));
+	}
 	console.log('Press Ctrl-C to stop.');
 	let stopping = false;
 	const stop = () => {

@@ -9,6 +9,8 @@
  * See README.md in this folder for the behaviour in detail.
  */
 export { startSandbox } from './server';
+export { DEFAULT_LIVELY_SECONDS, SETTLE_AFTER_DEAL_STEPS, describeChange, livelyData, startLively } from './lively';
+export type { Lively, LivelyChange, LivelyData } from './lively';
 export type {
 	AttributesOf,
 	ContactAttributes,

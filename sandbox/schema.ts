@@ -7,20 +7,28 @@
 // Enumerations (api-facts.md)
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The deal statuses (api-facts.md §4), listed in lending-pipeline order: pre-submission (NewLeads,
+ * Researching, InProgress), PreApproved, the submitted stages in the order their dates are set
+ * (Lodged, ConditionallyApproved, UnconditionallyApproved, PendingSettlement, Settled), after
+ * settlement (Varied, Repaid), not proceeding (Withdrawn, Cancelled). api-facts lists the service's
+ * enum in another order; the order is presentation only here (filters and sorts compare the names),
+ * and the lively mode moves deals along it.
+ */
 export const SYSTEM_STATUS = [
 	'NewLeads',
 	'Researching',
+	'InProgress',
 	'PreApproved',
+	'Lodged',
 	'ConditionallyApproved',
 	'UnconditionallyApproved',
-	'Lodged',
-	'InProgress',
 	'PendingSettlement',
+	'Settled',
 	'Varied',
 	'Repaid',
 	'Withdrawn',
 	'Cancelled',
-	'Settled',
 ] as const;
 export type SystemStatus = (typeof SYSTEM_STATUS)[number];
 

@@ -69,9 +69,9 @@ const MALE_NAMES = [
 	'José', 'Rahul', 'Jarrah', 'Brodie', 'Andrew',
 ] as const;
 
-const FIRST_NAMES = [...FEMALE_NAMES, ...MALE_NAMES] as const;
+export const FIRST_NAMES = [...FEMALE_NAMES, ...MALE_NAMES] as const;
 
-const LAST_NAMES = [
+export const LAST_NAMES = [
 	'Smith', 'Jones', 'Williams', 'Brown', 'Wilson', 'Taylor', 'Nguyen', 'Johnson', 'Martin', 'White',
 	'Anderson', 'Walker', 'Thompson', 'Harris', 'Lee', 'Ryan', 'Robinson', 'Kelly', 'King', 'Tran',
 	'Patel', 'Singh', 'Chen', 'Wang', 'Papadopoulos', 'Rossi', "O'Connor", "O'Brien", "D'Souza", 'McDonald',
@@ -124,7 +124,7 @@ const STREETS = [
 	'Bridge Road', 'Ocean Street', 'Wattle Avenue', 'Banksia Crescent', 'Jacaranda Drive', 'Waratah Street',
 ] as const;
 
-const LENDERS = [
+export const LENDERS = [
 	'Commonwealth Bank', 'Westpac', 'ANZ', 'NAB', 'Macquarie Bank', 'ING', 'St.George Bank', 'Bankwest',
 	'Suncorp Bank', 'Bank of Queensland', 'ME Bank', 'Pepper Money', 'Liberty Financial', 'Athena Home Loans',
 	'Bendigo Bank', 'AMP Bank', 'HSBC', 'Heritage Bank', 'Newcastle Permanent', 'La Trobe Financial',

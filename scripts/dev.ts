@@ -4,20 +4,26 @@
  * credential for it already imported. Prints the editor URL, the login and the sandbox's credential
  * values, then stays up until Ctrl-C.
  *
- *   npm run dev -- [--port 5678] [--sandbox-port 8099] [--deals 3000] [--fresh] [--check]
+ *   npm run dev -- [--port 5678] [--sandbox-port 8099] [--deals 3000] [--lively [--lively-every 10]] [--fresh] [--check]
  *
+ * --lively   the sandbox's data changes by itself, one change every 10 seconds (--lively-every S):
+ *            deals settle, contacts are created, deals are edited (sandbox/lively.ts); each change
+ *            is printed. For watching a published trigger fire.
  * --fresh    use a throw-away n8n user folder instead of <cache>/dev-user-folder
  * --check    start, check that the editor answers HTTP 200, stop (exit 0 / 1)
  *
  * The user folder persists between runs (workflows you build stay); the sandbox credential is
  * re-imported on every start because the sandbox's client secret is new each time. The examples
- * in examples/ are imported on the first start of a folder.
+ * in examples/ are imported on the first start of a folder, ready to publish: their Loan CRM nodes
+ * use the sandbox credential, and nodes needing a credential dev cannot have (Slack) are disabled
+ * (scripts/dev-examples.ts).
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { sandboxCredential } from '../harness/sandbox-credential';
-import { startSandbox } from '../sandbox';
+import { DEFAULT_LIVELY_SECONDS, startLively, startSandbox } from '../sandbox';
+import { prepareExamples } from './dev-examples';
 import { cacheDir, ensureN8n, N8N_VERSION } from './e2e/install';
 import { DEV_OWNER, N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './e2e/n8n';
 import { installInterruptHandler, interruptRequested, log, onInterrupt, tail } from './e2e/util';
@@ -72,13 +78,23 @@ async function main(): Promise<number> {
 	const credentialData = sandboxCredential(sandbox);
 	log(`sandbox up at ${sandbox.baseUrl} (${sandbox.data.count('deals')} deals); importing the credential`);
 	await n8n.importCredentials([{ ...CREDENTIAL, type: 'loanCrmOAuth2Api', data: credentialData }]);
+	let disabledInExamples: string[] = [];
 	if (firstStart) {
-		const examples = readdirSync(join(REPO_ROOT, 'examples')).filter((file) => file.endsWith('.json'));
-		if (examples.length > 0) {
-			log(`importing ${examples.length} example workflow(s) from examples/`);
-			await n8n.importWorkflowFolder(join(REPO_ROOT, 'examples'));
+		const examples = prepareExamples(join(REPO_ROOT, 'examples'), install.n8nDir, CREDENTIAL);
+		if (examples.workflows.length > 0) {
+			log(`importing ${examples.workflows.length} example workflow(s) from examples/, with the sandbox credential`);
+			// One file each, imported as a folder: n8n gives each its id, as for a user's import.
+			const folder = join(n8n.userFolder, 'examples-tmp');
+			rmSync(folder, { recursive: true, force: true });
+			mkdirSync(folder, { recursive: true });
+			examples.workflows.forEach((workflow, index) => writeFileSync(join(folder, `${index}.json`), JSON.stringify(workflow)));
+			await n8n.importWorkflowFolder(folder);
+			rmSync(folder, { recursive: true, force: true });
+			disabledInExamples = examples.disabled;
 		}
 	}
+	const livelySeconds = process.argv.includes('--lively') ? intArg('--lively-every', DEFAULT_LIVELY_SECONDS) : undefined;
+	if (livelySeconds === 0) throw new Error('--lively-every needs at least 1 second');
 
 	let stopping = false;
 	const shutdown = async (code: number) => {
@@ -132,7 +148,12 @@ Loan CRM sandbox (credential "${CREDENTIAL.name}" is already imported)
   Client auth:   Send as Basic Auth Header (header)
   User ID:       ${credentialData.userId}
   Data:          ${sandbox.data.count('deals')} deals, ${sandbox.data.count('contacts')} contacts
-${check ? '' : '\nPress Ctrl-C to stop.'}`);
+  Lively:        ${livelySeconds === undefined ? 'off (add --lively: deals settle, contacts appear, deals change by themselves)' : `one change every ${livelySeconds} s: a deal settles or enters Pending Settlement, a contact is created, a deal's lender changes`}
+${disabledInExamples.length > 0 ? `\nImported disabled (no credential for them here): ${disabledInExamples.join('; ')}\n` : ''}${check ? '' : '\nPress Ctrl-C to stop.'}`);
+
+	if (livelySeconds !== undefined && !check) {
+		startLively(sandbox.data, livelySeconds, (line) => console.log(`${new Date().toISOString().slice(11, 19)} lively: ${line}`));
+	}
 
 	if (!check) {
 		n8n.serverProcess?.once('exit', (code) => {

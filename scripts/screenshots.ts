@@ -5,7 +5,7 @@
  *
  *   apt-get install -y chromium                      # /usr/bin/chromium
  *   mkdir -p /tmp/shots && npm --prefix /tmp/shots install playwright-core
- *   npm run dev -- --fresh &                         # n8n on :5678 with the sandbox credential
+ *   npm run dev -- --fresh &                         # n8n on :5678 with the sandbox credential (not --lively: the data must stay put)
  *   npx ts-node --transpile-only scripts/screenshots.ts [--url http://localhost:5678] [--only 2,4]
  *
  * PLAYWRIGHT_CORE (default /tmp/shots/node_modules/playwright-core) and CHROMIUM
@@ -192,7 +192,8 @@ const WORKFLOWS = {
 				parameters: {
 					resource: 'task',
 					operation: 'update',
-					taskId: '5012',
+					// A task the sandbox has, in the By ID field the editor checks (its hint shows under it).
+					taskId: { __rl: true, mode: 'id', value: '9500001' },
 					updateFields: { progress: 'InProgress', dueDate: '2026-12-04T09:00:00' },
 				},
 				credentials: CREDENTIAL,
@@ -338,7 +339,8 @@ async function main(): Promise<void> {
 			await openNode(page, 'Notes of a deal');
 			await page.click('[data-test-id="resource-locator-dealId"] [data-test-id="rlc-input"]');
 			await page.waitForSelector('[data-test-id="rlc-item"]', { timeout: 30_000 });
-			await page.keyboard.type("O'Connor", { delay: 80 });
+			// Typed without the apostrophe, as many do: the search finds O'Connor all the same.
+			await page.keyboard.type('oconnor', { delay: 80 });
 			await page.waitForFunction(
 				() => [...document.querySelectorAll('[data-test-id="rlc-item"]')].every((item) => (item.textContent ?? '').includes("O'Connor")),
 				undefined,

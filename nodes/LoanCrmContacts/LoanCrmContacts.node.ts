@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { actionNodeBase } from '../shared/description/actionNode';
+import { ACTION_NODES_DOCUMENTATION } from '../shared/description/documentation';
 import { listSearch } from '../shared/execution/methods/listSearch';
 import { route } from '../shared/execution/router';
 import { DEFAULTS, OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
@@ -12,6 +13,7 @@ export class LoanCrmContacts implements INodeType {
 		icon: { light: 'file:../../icons/loanCrm.svg', dark: 'file:../../icons/loanCrm.dark.svg' },
 		description: 'Find and create contacts, read contacts by external reference and update external references and contact categories in Loan CRM',
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		documentationUrl: ACTION_NODES_DOCUMENTATION,
 		usableAsTool: true,
 		// New nodes are named by their action ("Get many deals"), tools "<action> in Loan CRM" (see toolDescription.ts).
 		defaults: { name: 'Loan CRM' },

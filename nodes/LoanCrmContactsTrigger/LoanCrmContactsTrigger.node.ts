@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CONTACT_EVENTS, eventSubtitle, triggerProperties } from '../shared/trigger/events';
 import { pollTrigger } from '../shared/trigger/poll';
+import { readmeSection } from '../shared/description/documentation';
 
 /**
  * Contact Created / Contact Updated, found inside Loan CRM Contacts in n8n's nodes panel (paired by
@@ -17,6 +18,7 @@ export class LoanCrmContactsTrigger implements INodeType {
 		version: 1,
 		subtitle: eventSubtitle(CONTACT_EVENTS),
 		description: 'Find, create and update contacts and their external references and categories in Loan CRM, or start a workflow when a contact is created or changes',
+		documentationUrl: readmeSection('loan-crm-deals-and-contacts-triggers'),
 		defaults: { name: 'Loan CRM Contacts Trigger' },
 		polling: true,
 		triggerPanel: false,

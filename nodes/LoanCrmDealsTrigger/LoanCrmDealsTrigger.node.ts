@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { DEAL_EVENTS, eventSubtitle, triggerProperties } from '../shared/trigger/events';
 import { pollTrigger } from '../shared/trigger/poll';
+import { readmeSection } from '../shared/description/documentation';
 
 /**
  * Deal Created / Deal Status Changed / Deal Updated. n8n's nodes panel pairs a trigger with the
@@ -18,6 +19,7 @@ export class LoanCrmDealsTrigger implements INodeType {
 		version: 1,
 		subtitle: eventSubtitle(DEAL_EVENTS),
 		description: 'Read and change deals and their loan structures, securities, notes and incomes in Loan CRM, or start a workflow when a deal is created, changes or moves to a status',
+		documentationUrl: readmeSection('loan-crm-deals-and-contacts-triggers'),
 		defaults: { name: 'Loan CRM Deals Trigger' },
 		polling: true,
 		triggerPanel: false,

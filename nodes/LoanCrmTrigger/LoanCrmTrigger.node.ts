@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ALL_EVENTS, eventSubtitle, triggerProperties } from '../shared/trigger/events';
 import { pollTrigger } from '../shared/trigger/poll';
+import { readmeSection } from '../shared/description/documentation';
 
 /**
  * The first trigger type, for deals and contacts alike. Hidden from the nodes panel since the
@@ -19,6 +20,7 @@ export class LoanCrmTrigger implements INodeType {
 		version: 1,
 		subtitle: eventSubtitle(ALL_EVENTS),
 		description: 'Starts the workflow when deals or contacts are created or change in Loan CRM',
+		documentationUrl: readmeSection('loan-crm-deals-and-contacts-triggers'),
 		defaults: { name: 'Loan CRM Trigger' },
 		polling: true,
 		inputs: [],

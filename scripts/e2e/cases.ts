@@ -527,7 +527,7 @@ export function errorCases(ids: FixtureIds): { cases: OperationCase[]; faults: F
 			node: 'loanCrmLeadsAndTasks',
 			parameters: { resource: 'lead', operation: 'get', leadId: '999999' },
 			requests: [{ method: 'GET', path: '/jsonapi/leads/999999', status: 404 }],
-			check: errorItem(/^Loan CRM has no leads 999999 \(404\)/),
+			check: errorItem(/^Loan CRM has no lead with ID 999999$/),
 		},
 		{
 			key: 'errors/Get by ID of a missing record',

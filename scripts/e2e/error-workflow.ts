@@ -91,7 +91,7 @@ async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boo
 export async function checkErrorWorkflow(port: number, sandbox: Sandbox, scenario: ErrorWorkflowScenario): Promise<string[]> {
 	const lead = sandbox.data.ids.lead;
 	const cases: Array<{ label: string; leadId: string; fault?: boolean; name: string; message: RegExp }> = [
-		{ label: '404', leadId: '999999', name: 'NodeApiError', message: /^Loan CRM has no leads 999999 \(404\)(: .*)?$/ },
+		{ label: '404', leadId: '999999', name: 'NodeApiError', message: /^Loan CRM has no lead with ID 999999$/ },
 		{ label: '403', leadId: lead, fault: true, name: 'NodeApiError', message: /^Loan CRM refused access \(403\)/ },
 		{ label: 'bad parameter', leadId: 'abc', name: 'NodeOperationError', message: /^Parameter "Lead" must be a whole number from 1 to 2147483647; got "abc"$/ },
 	];

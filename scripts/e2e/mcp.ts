@@ -265,7 +265,7 @@ export async function checkMcp(port: number, sandbox: Sandbox, record: Record, a
 		const missing = await call('Get_lead', { leadId: 999999 });
 		record('mcp: tools/call not-found is an error result naming the record (404)', [
 			...(missing.isError ? [] : ['not an error result']),
-			...(/Loan CRM has no leads 999999 \(404\)/.test(missing.text) ? [] : [`text ${missing.text.slice(0, 300)}`]),
+			...(/Loan CRM has no lead with ID 999999/.test(missing.text) ? [] : [`text ${missing.text.slice(0, 300)}`]),
 			...(apiRequests().length === 1 ? [] : [`${apiRequests().length} requests, expected 1 (no retry of a 404)`]),
 		]);
 

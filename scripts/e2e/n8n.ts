@@ -366,7 +366,16 @@ export class N8nRest {
 	constructor(readonly baseUrl: string) {}
 
 	async request(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> {
-		const response = await fetch(`${this.baseUrl}/rest${path}`, {
+		return await this.send(method, `/rest${path}`, body);
+	}
+
+	/** A GET of a path outside /rest with the session, e.g. /types/nodes.json (the node types the editor loads). */
+	async getWithSession(path: string): Promise<{ status: number; json: unknown; text: string }> {
+		return await this.send('GET', path);
+	}
+
+	private async send(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> {
+		const response = await fetch(`${this.baseUrl}${path}`, {
 			method,
 			headers: { 'content-type': 'application/json', 'browser-id': this.browserId, ...(this.cookie ? { cookie: this.cookie } : {}) },
 			body: body === undefined ? undefined : JSON.stringify(body),

@@ -74,7 +74,7 @@ describe('version 1 (saved workflows): what the agent reads', () => {
 
 		const deals = byName.Find_deals.description;
 		expect(deals).toMatch(/^Get many deals in Loan CRM: list deals, optionally filtered/);
-		expect(deals).toContain('dealStatus (one of NewLeads, Researching, PreApproved, ConditionallyApproved, UnconditionallyApproved, Lodged, InProgress, PendingSettlement, Varied, Repaid, Withdrawn, Cancelled, Settled)');
+		expect(deals).toContain('dealStatus (one of NewLeads, Researching, InProgress, PreApproved, Lodged, ConditionallyApproved, UnconditionallyApproved, PendingSettlement, Settled, Varied, Repaid, Withdrawn, Cancelled)');
 		expect(deals).toContain('Filter and sort on: id, created, updated, name, dealStatus, dealType, totalLoanAmount, lenderName, customStatusName; through relationships: adviser.id.');
 		expect(deals).toContain("Filter syntax is functions, not operators: equals(field,'value')");
 		expect(deals).toContain("Example: and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01')).");
@@ -206,7 +206,7 @@ describe('version 1 (saved workflows): errors the caller can correct itself from
 			{ tool: 'Get_lead', args: { leadId: 999999 } },
 			{ tool: 'Get_lead', args: { leadId: Number(ids().lead) } },
 		]);
-		expect(answers[0].error).toMatch(/^Loan CRM has no leads 999999 \(404\)/);
+		expect(answers[0].error).toMatch(/^Loan CRM has no lead with ID 999999\n/);
 		expect(answers[1].answer).toEqual([expect.objectContaining({ id: ids().lead, type: 'leads' })]);
 		const everything = JSON.stringify(answers);
 		for (const secret of [env.sandbox.clientSecret, ...env.sandbox.issuedTokens()]) expect(everything).not.toContain(secret);

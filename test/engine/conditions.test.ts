@@ -67,7 +67,7 @@ describe('Conditions: values picked from a list', () => {
 	it('a dropdown left without a choice stops before any request, naming the parameter as the user sees it', async () => {
 		const result = await env.run('loanCrmDeals', dealsWhere([{ field: 'dealStatus', operator: 'equals' }]));
 		expect(result.error?.message).toBe(
-			'Parameter "Options → Conditions → Condition 1 → Value" needs a value: choose one of NewLeads, Researching, PreApproved, ConditionallyApproved, UnconditionallyApproved, Lodged, InProgress, PendingSettlement, Varied, Repaid, Withdrawn, Cancelled, Settled',
+			'Parameter "Options → Conditions → Condition 1 → Value" needs a value: choose one of NewLeads, Researching, InProgress, PreApproved, Lodged, ConditionallyApproved, UnconditionallyApproved, PendingSettlement, Settled, Varied, Repaid, Withdrawn, Cancelled',
 		);
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});

@@ -76,7 +76,7 @@ describe('Error Trigger workflow receives', () => {
 		expect(execution.error).toEqual(
 			expect.objectContaining({
 				name: 'NodeApiError',
-				message: "Loan CRM has no leads 999999 (404): The requested resource does not exist. Resource of type 'leads' with ID '999999' does not exist.",
+				message: 'Loan CRM has no lead with ID 999999',
 				description: expect.stringMatching(/\S/),
 				context: expect.objectContaining({ itemIndex: 1 }),
 			}),

@@ -11,9 +11,9 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { REPO_ROOT, START_NODE_TYPE, nodeTypes, runListSearch, runWorkflow } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
-import { ID_PATTERN } from '../../nodes/shared/description/locators';
-import { LIST_PAGE_SIZE } from '../../nodes/shared/execution/methods/listSearch';
-import { parseId } from '../../nodes/shared/input/values';
+import { ID_LIST_PATTERN, ID_PATTERN } from '../../nodes/shared/description/locators';
+import { LIST_PAGE_SIZE, searchFilter } from '../../nodes/shared/execution/methods/listSearch';
+import { parseId, parseIdList } from '../../nodes/shared/input/values';
 import { jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();
@@ -72,7 +72,7 @@ describe('From List: searching deals and contacts as the user types', () => {
 
 	it('deals: typed words are quoted safely and all must match, in any order ("Liam O\'Connor")', async () => {
 		const { results } = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: "  Liam O'Connor " });
-		expect(onlyRequest().query.filter).toBe("and(contains(name,'Liam'),contains(name,'O''Connor'))");
+		expect(onlyRequest().query.filter).toBe("and(or(contains(name,'Liam'),contains(name,'L''iam')),contains(name,'O''Connor'))");
 		expect(results.map((result) => result.value)).toContain(ids().dealWithApostrophe);
 		for (const result of results) expect(result.name).toMatch(/^(?=.*Liam)(?=.*O'Connor)/i);
 	});
@@ -88,13 +88,61 @@ describe('From List: searching deals and contacts as the user types', () => {
 		expect(none).toEqual({ results: [], paginationToken: undefined });
 	});
 
+	it('deals: a name typed without its apostrophe finds it ("liam oconnor"), in one request that costs what any search costs', async () => {
+		const plain = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: 'walker' });
+		const plainCost = onlyRequest().cost;
+		expect(plain.results.length).toBeGreaterThan(0);
+		env.sandbox.clearLog();
+
+		const { results } = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: 'liam oconnor' });
+		const request = onlyRequest();
+		expect(request.query.filter).toBe("and(or(contains(name,'liam'),contains(name,'l''iam')),or(contains(name,'oconnor'),contains(name,'o''connor')))");
+		expect(request.cost).toBe(plainCost);
+		expect(results.map((result) => result.value)).toContain(ids().dealWithApostrophe);
+		expect(results.length).toBeGreaterThan(0);
+		for (const result of results) expect(result.name).toMatch(/^(?=.*liam)(?=.*o'?connor)/i);
+		// The same deals as typing the apostrophe.
+		env.sandbox.clearLog();
+		const typedRight = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: "Liam O'Connor" });
+		expect(results.map((result) => result.value).sort()).toEqual(typedRight.results.map((result) => result.value).sort());
+	});
+
+	it.each([
+		['O’Connor (U+2019, as phones type it)', 'O\u2019Connor'],
+		['O‘Connor (U+2018)', 'O\u2018Connor'],
+		['Oʼconnor (U+02BC)', 'O\u02BCconnor'],
+	])('deals: %s is read as an apostrophe', async (_label, typed) => {
+		const { results } = await runListSearch({ nodeType: 'loanCrmDeals', method: 'searchDeals', credentials: env.store, filter: `${typed} liam` });
+		expect(onlyRequest().query.filter).toBe(`and(contains(name,'${typed.replace(/[\u2018\u2019\u02BC]/, "''")}'),or(contains(name,'liam'),contains(name,'l''iam')))`);
+		expect(results.map((result) => result.value)).toContain(ids().dealWithApostrophe);
+	});
+
+	it('deals: no variant for a word with an apostrophe, shorter than 3 letters, with digits, or after the fourth word', () => {
+		expect(searchFilter(['name'], "O'Connor Li 10004 R2D2", ['name'])).toBe(
+			"and(contains(name,'O''Connor'),contains(name,'Li'),or(contains(name,'10004'),equals(id,'10004')),contains(name,'R2D2'))",
+		);
+		expect(searchFilter(['name'], 'aaa bbb ccc ddd eee', ['name'])).toBe(
+			"and(or(contains(name,'aaa'),contains(name,'a''aa')),or(contains(name,'bbb'),contains(name,'b''bb')),or(contains(name,'ccc'),contains(name,'c''cc')),or(contains(name,'ddd'),contains(name,'d''dd')),contains(name,'eee'))",
+		);
+	});
+
+	it('contacts: "O’Brien" typed with U+2019 finds the contact saved as O\'Brien', async () => {
+		const contact = env.sandbox.data.get('contacts', ids().contactWithApostrophe)?.attributes;
+		const { results } = await runListSearch({ nodeType: 'loanCrmContacts', method: 'searchContacts', credentials: env.store, filter: 'O\u2019Brien' });
+		expect(onlyRequest().query.filter).toBe("or(contains(firstName,'O''Brien'),contains(lastName,'O''Brien'),contains(preferredName,'O''Brien'),contains(email,'O''Brien'))");
+		expect(results).toContainEqual({ name: `O'Brien, ${contact?.firstName} — ${contact?.email} — #${ids().contactWithApostrophe}`, value: ids().contactWithApostrophe });
+	});
+
 	it('contacts: by name or e-mail, labelled "Last, First — e-mail — #id"', async () => {
 		const contact = env.sandbox.data.get('contacts', ids().contactWithApostrophe)?.attributes;
 		const byName = await runListSearch({ nodeType: 'loanCrmContacts', method: 'searchContacts', credentials: env.store, filter: `${contact?.firstName} O'Brien` });
 		const request = onlyRequest();
 		expect(request.query['fields[contacts]']).toBe('firstName,lastName,email');
+		const first = String(contact?.firstName);
+		const variant = `${first[0]}''${first.slice(1)}`;
 		expect(request.query.filter).toBe(
-			`and(or(contains(firstName,'${contact?.firstName}'),contains(lastName,'${contact?.firstName}'),contains(preferredName,'${contact?.firstName}'),contains(email,'${contact?.firstName}')),` +
+			`and(or(contains(firstName,'${first}'),contains(lastName,'${first}'),contains(preferredName,'${first}'),contains(email,'${first}'),` +
+				`contains(firstName,'${variant}'),contains(lastName,'${variant}'),contains(preferredName,'${variant}')),` +
 				"or(contains(firstName,'O''Brien'),contains(lastName,'O''Brien'),contains(preferredName,'O''Brien'),contains(email,'O''Brien')))",
 		);
 		const expected = { name: `O'Brien, ${contact?.firstName} — ${contact?.email} — #${ids().contactWithApostrophe}`, value: ids().contactWithApostrophe };
@@ -115,26 +163,37 @@ describe('From List: searching deals and contacts as the user types', () => {
 	});
 });
 
-describe('Parameters that take a deal, lead or contact ID are resource locators', () => {
-	it('on every operation and in create/update fields; other ID fields say where to find the ID', () => {
-		const locators: string[] = [];
+describe('Every ID parameter is a resource locator, checked in the editor', () => {
+	it('deal, lead and contact IDs have From List and By ID; every other ID only By ID, with a hint saying where it comes from', () => {
+		const withList: string[] = [];
+		const byIdOnly: string[] = [];
 		for (const node of ACTION_NODES) {
 			const description = descriptionOf(node);
 			for (const { path, property } of allParameters(description.properties)) {
-				if (property.type === 'resourceLocator') {
-					const operations = property.displayOptions?.show?.operation ?? [''];
-					locators.push(`${node} ${path} ${String(property.displayOptions?.show?.resource ?? '')}.${String(operations)}`);
-					const list = property.modes?.find((mode) => mode.name === 'list');
-					expect(list?.typeOptions?.searchable).toBe(true);
+				if (!/Ids?$/.test(property.name)) continue;
+				const operations = property.displayOptions?.show?.operation ?? [''];
+				const where = `${node} ${path} ${String(property.displayOptions?.show?.resource ?? '')}.${String(operations)}`;
+				expect([where, property.type]).toEqual([where, 'resourceLocator']);
+				const byId = property.modes?.find((mode) => mode.name === 'id');
+				const list = property.name.endsWith('Ids');
+				expect([where, byId?.validation]).toEqual([
+					where,
+					[{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: expect.stringMatching(/^Must be (a )?whole numbers? from 1 to 2147483647/) } }],
+				]);
+				if (property.modes?.some((mode) => mode.name === 'list')) {
+					withList.push(where);
+					expect(property.modes.find((mode) => mode.name === 'list')?.typeOptions?.searchable).toBe(true);
 					continue;
 				}
-				if (/Ids?$/.test(property.name) && path !== 'requestOptions.userId') {
-					expect([path, property.description]).toEqual([path, expect.stringMatching(/(IDs come from|IDs are shown) .+\.$/)]);
-				}
+				byIdOnly.push(where);
+				// Empty, or (node version 1.1's tool variant) filled by the model.
+				const modelFilled = { __rl: true, mode: 'id', value: expect.stringMatching(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\(/) };
+				expect([where, property.modes?.length, property.default]).toEqual([where, 1, String((property.default as { value?: unknown }).value).includes('$fromAI') ? modelFilled : { mode: 'id', value: '' }]);
+				expect([where, byId?.hint]).toEqual([where, expect.stringMatching(/^(A whole number|Whole numbers, separated by commas)\. (IDs come from|IDs are shown|Copy it from|An adviser's contact ID) .+\.$/)]);
 			}
 		}
 		// A parameter comes once per version and variant that differ (a tool's is filled by the model in version 1.1).
-		expect([...new Set(locators)].sort()).toEqual(
+		expect([...new Set(withList)].sort()).toEqual(
 			[
 				'loanCrmDeals dealId deal.get',
 				'loanCrmDeals dealId dealNote.getMany',
@@ -147,6 +206,43 @@ describe('Parameters that take a deal, lead or contact ID are resource locators'
 				'loanCrmLeadsAndTasks updateFields.commercialFinanceDiversifiedDealId .',
 			].sort(),
 		);
+		expect([...new Set(byIdOnly)].sort()).toEqual(
+			[
+				'loanCrmDeals dealStructureId dealStructure.getDeal',
+				'loanCrmDeals dealStructureId dealStructure.update',
+				'loanCrmDeals dealSecurityId dealSecurity.get',
+				'loanCrmDeals dealExternalReferenceId dealExternalReference.get',
+				'loanCrmDeals integrationId dealExternalReference.create',
+				'loanCrmDeals dealNoteId dealNote.update',
+				'loanCrmDeals dealNoteId dealNote.delete',
+				'loanCrmDeals incomeId income.get',
+				'loanCrmDeals requestOptions.userId .',
+				'loanCrmContacts additionalFields.contactGroupId .',
+				'loanCrmContacts contactExternalReferenceId contactExternalReference.getContact',
+				'loanCrmContacts contactExternalReferenceId contactExternalReference.update',
+				'loanCrmContacts contactCategoryId contactCategory.update',
+				'loanCrmContacts requestOptions.userId .',
+				'loanCrmLeadsAndTasks taskId task.update',
+				'loanCrmLeadsAndTasks updateFields.assigneeId .',
+				'loanCrmLeadsAndTasks updateFields.contactGroupIds .',
+				'loanCrmLeadsAndTasks requestOptions.userId .',
+				'loanCrmOrganisationsAndAssets organisationId organisation.getAddresses',
+				'loanCrmOrganisationsAndAssets assetId asset.getAddresses',
+				'loanCrmOrganisationsAndAssets requestOptions.userId .',
+			].sort(),
+		);
+	});
+
+	it("Task ID's hint does not promise a step that gives the ID: no operation lists or creates tasks", () => {
+		const taskId = descriptionOf('loanCrmLeadsAndTasks').properties.find((property) => property.name === 'taskId');
+		const shapes = ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets'].flatMap((node) =>
+			nodeTypes()
+				.getByNameAndVersion(`n8n-nodes-loan-crm.${node}`, 1)
+				.description.properties.filter((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.[0] === 'task')
+				.flatMap((property) => (property.options as Array<{ value: string }>).map((option) => option.value)),
+		);
+		expect(shapes).toEqual(['update']);
+		expect(taskId?.modes?.[0].hint).toBe('A whole number. Copy it from the task in Loan CRM: the service offers no list of tasks, so no step of these nodes can look one up.');
 	});
 
 	it('each From List names a search method the node has', () => {
@@ -162,7 +258,7 @@ describe('Parameters that take a deal, lead or contact ID are resource locators'
 				}
 			}
 		}
-		// The nine locators of the test above.
+		// The nine From List locators of the test above.
 		expect(checked.size).toBe(9);
 	});
 
@@ -180,6 +276,23 @@ describe('Parameters that take a deal, lead or contact ID are resource locators'
 		}
 	});
 
+	it('a list of IDs (Contact Group IDs) accepts exactly what the node accepts at run time', () => {
+		const node = { id: 'x', name: 'Loan CRM Leads & Tasks', type: 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+		const values = ['1', '101,102', ' 101 , 102 ', '101,,102', ',101', '101,', '007,2147483647', '101 102', '101;102', '101,abc', '101,0', '101,2147483648', ',', ' , ', '', '1.5,2'];
+		let accepted = 0;
+		for (const value of values) {
+			let parsed = true;
+			try {
+				parseIdList(node, 'Update Fields → Contact Group IDs', value);
+			} catch {
+				parsed = false;
+			}
+			if (parsed) accepted += 1;
+			expect([value, new RegExp(`^${ID_LIST_PATTERN}$`).test(value)]).toEqual([value, parsed]);
+		}
+		expect(accepted).toBe(7);
+	});
+
 	it('the editor flags a By ID value that is not an ID, naming the rule', () => {
 		const description = descriptionOf('loanCrmDeals');
 		const parameters = { resource: 'deal', operation: 'get', dealId: locator('12a', 'id') };
@@ -191,6 +304,42 @@ describe('Parameters that take a deal, lead or contact ID are resource locators'
 		expect(NodeHelpers.getNodeParametersIssues(description.properties, node, description)).toBeNull();
 		node.parameters = { ...parameters, dealId: locator('={{ $json.id }}', 'id') };
 		expect(NodeHelpers.getNodeParametersIssues(description.properties, node, description)).toBeNull();
+	});
+
+	it('plain ID fields are flagged the same way: Task ID, Update Fields → Assignee ID and Contact Group IDs, Request Options → User ID', () => {
+		const description = descriptionOf('loanCrmLeadsAndTasks');
+		/**
+		 * What the editor shows on one field: n8n's ParameterInput (2.30 ParameterInput.vue getIssues)
+		 * calls NodeHelpers.getParameterIssues for the field, with its parent's path for a field inside
+		 * a collection.
+		 */
+		const issues = (path: string, parameters: Record<string, unknown>) => {
+			const [parent, name] = path.includes('.') ? path.split('.') : ['', path];
+			const onTaskUpdate = (property: INodeProperties) => {
+				const show = property.displayOptions?.show;
+				return show === undefined || (show.resource?.[0] === 'task' && show.operation?.[0] === 'update');
+			};
+			const container = parent === '' ? description.properties : ((description.properties.find((property) => property.name === parent && onTaskUpdate(property))?.options ?? []) as INodeProperties[]);
+			const property = container.find((candidate) => candidate.name === name && onTaskUpdate(candidate));
+			if (property === undefined) throw new Error(`no parameter ${path}`);
+			const all = { resource: 'task', operation: 'update', ...parameters } as INode['parameters'];
+			const node = { id: 'x', name: 'Loan CRM Leads & Tasks', type: 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks', typeVersion: 1, position: [0, 0] as [number, number], parameters: all };
+			return NodeHelpers.getParameterIssues(property, all, parent, node, description).parameters?.[name] ?? [];
+		};
+		const rule = 'Must be a whole number from 1 to 2147483647';
+		expect(issues('taskId', { taskId: locator('abc', 'id') })).toEqual([rule]);
+		expect(issues('taskId', { taskId: locator('12a', 'id') })).toEqual([rule]);
+		expect(issues('taskId', { taskId: locator(' 9500001 ', 'id') })).toEqual([]);
+		expect(issues('taskId', { taskId: locator('={{ $json.task }}', 'id') })).toEqual([]);
+		// A workflow saved before 0.2 holds a plain string: the editor shows it as saved, unchecked
+		// (n8n checks only a locator's value); the run time still refuses it (next describe).
+		expect(issues('taskId', { taskId: 'abc' })).toEqual([]);
+		expect(issues('updateFields.assigneeId', { updateFields: { assigneeId: locator('1.5', 'id') } })).toEqual([rule]);
+		expect(issues('updateFields.assigneeId', { updateFields: { assigneeId: locator('1002', 'id') } })).toEqual([]);
+		expect(issues('updateFields.contactGroupIds', { updateFields: { contactGroupIds: locator('101, x', 'id') } })).toEqual(['Must be whole numbers from 1 to 2147483647, separated by commas']);
+		expect(issues('updateFields.contactGroupIds', { updateFields: { contactGroupIds: locator('101, 102', 'id') } })).toEqual([]);
+		expect(issues('requestOptions.userId', { requestOptions: { userId: locator('-1', 'id') } })).toEqual([rule]);
+		expect(issues('requestOptions.userId', { requestOptions: { userId: locator('1002', 'id') } })).toEqual([]);
 	});
 });
 
@@ -304,6 +453,85 @@ describe('Locator values and old-style values are read alike', () => {
 			dealId: locator('={{ "" }}', 'id'),
 		});
 		expect(result.error?.message).toBe('Parameter "Deal" is required');
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+});
+
+describe('ID fields that became By-ID locators read old and new values alike', () => {
+	it.each([
+		['a locator', () => locator(ids().task, 'id')],
+		['a locator with spaces and a leading zero', () => locator(` 0${ids().task} `, 'id')],
+		['a locator holding an expression', () => locator('={{ $json.task }}', 'id')],
+		['an old plain string', () => ids().task],
+		['an old plain number', () => Number(ids().task)],
+		['an old plain expression', () => '={{ $json.task }}'],
+	])('Task → Update: Task ID as %s', async (_label, value) => {
+		const result = await env.run(
+			'loanCrmLeadsAndTasks',
+			{ resource: 'task', operation: 'update', taskId: value(), updateFields: { progress: 'InProgress' } },
+			{ input: [{ task: ids().task }] },
+		);
+		expect(result.error).toBeUndefined();
+		const request = onlyRequest();
+		expect([request.method, request.path, request.json]).toEqual([
+			'PATCH',
+			`/jsonapi/tasks/${ids().task}`,
+			{ data: { type: 'tasks', id: ids().task, attributes: { progress: 'InProgress' } } },
+		]);
+	});
+
+	it('Task → Update: a Task ID that is not an ID is refused before any request, as saved before 0.2 and as a locator', async () => {
+		const parameters = { resource: 'task', operation: 'update', updateFields: { progress: 'InProgress' } };
+		// A plain value: the node's own check, naming the field.
+		const old = await env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: 'abc' });
+		expect(old.error?.message).toBe('Parameter "Task ID" must be a whole number from 1 to 2147483647; got "abc"');
+		// A locator: n8n itself refuses to start a workflow whose parameters have issues (the By ID
+		// check of the editor), before the node runs.
+		await expect(env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: locator('abc', 'id') })).rejects.toThrow(
+			/The '[^']+' node has issues:\n- Must be a whole number from 1 to 2147483647/,
+		);
+		// From an expression, the value is only known at run time: the node's check again.
+		const fromExpression = await env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: locator('={{ $json.task }}', 'id') }, { input: [{ task: 'abc' }] });
+		expect(fromExpression.error?.message).toBe('Parameter "Task ID" must be a whole number from 1 to 2147483647; got "abc"');
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+
+	it('Update Fields → Assignee ID and Contact Group IDs: locators and old plain values become the relationships', async () => {
+		const groups = env.sandbox.data.idsOf('contact-groups').slice(0, 2);
+		const expected = {
+			data: {
+				type: 'tasks',
+				id: ids().task,
+				relationships: {
+					assignee: { data: { type: 'advisers', id: ids().adviser } },
+					contactGroups: { data: groups.map((id) => ({ type: 'contact-groups', id })) },
+				},
+			},
+		};
+		for (const updateFields of [
+			{ assigneeId: locator(ids().adviser, 'id'), contactGroupIds: locator(` ${groups[0]} , ${groups[1]} `, 'id') },
+			{ assigneeId: ids().adviser, contactGroupIds: groups.join(',') },
+		]) {
+			env.sandbox.clearLog();
+			const result = await env.run('loanCrmLeadsAndTasks', { resource: 'task', operation: 'update', taskId: locator(ids().task, 'id'), updateFields });
+			expect(result.error).toBeUndefined();
+			expect(onlyRequest().json).toEqual(expected);
+		}
+	});
+
+	it.each([
+		['a locator', () => locator(ids().adviserContactIds[1], 'id'), () => ids().adviserContactIds[1]],
+		['an old plain string', () => ids().adviserContactIds[1], () => ids().adviserContactIds[1]],
+		['a locator added but left empty (the credential\'s User ID)', () => locator('', 'id'), () => env.sandbox.userId],
+	])('Request Options → User ID as %s sets the UserId header', async (_label, value, header) => {
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead, requestOptions: { userId: value() } });
+		expect(result.error).toBeUndefined();
+		expect(onlyRequest().headers.userid).toBe(header());
+	});
+
+	it('Request Options → User ID that is not an ID is refused, naming the option', async () => {
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead, requestOptions: { userId: locator('10 02', 'id') } });
+		expect(result.error?.message).toBe('Parameter "Request Options → User ID" must be a whole number from 1 to 2147483647; got "10 02"');
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 });

@@ -337,14 +337,14 @@ describe('ids and items', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].json.id).toBe(ids().lead);
 		expect(items[1].json.error).toMatch(/^Parameter "Lead" must be a whole number from 1 to 2147483647; got "0"$/);
-		expect(items[2].json.error).toMatch(/^Loan CRM has no leads 999999 \(404\)/);
+		expect(items[2].json.error).toMatch(/^Loan CRM has no lead with ID 999999$/);
 		expect(items[3].json.id).toBe(ids().lead);
 	});
 
 	it('without Continue On Fail the run stops at the first failure; the item travels as itemIndex, not in the message', async () => {
 		const input = [{ id: ids().lead }, { id: '999999' }, { id: ids().lead }];
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, { input });
-		expect(result.error?.message).toBe("Loan CRM has no leads 999999 (404): The requested resource does not exist. Resource of type 'leads' with ID '999999' does not exist.");
+		expect(result.error?.message).toBe('Loan CRM has no lead with ID 999999');
 		expect(result.error?.context.itemIndex).toBe(1);
 		// Requests in Parallel (default 4): item 0 goes first alone, then items 1 and 2 together, so
 		// item 2 was already sent when item 1 failed.
@@ -356,7 +356,7 @@ describe('ids and items', () => {
 	it('without Continue On Fail and one request at a time, nothing after the failing item is sent', async () => {
 		const input = [{ id: ids().lead }, { id: '999999' }, { id: ids().lead }];
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}', requestOptions: { requestsInParallel: 1 } }, { input });
-		expect(result.error?.message).toBe("Loan CRM has no leads 999999 (404): The requested resource does not exist. Resource of type 'leads' with ID '999999' does not exist.");
+		expect(result.error?.message).toBe('Loan CRM has no lead with ID 999999');
 		expect(result.error?.context.itemIndex).toBe(1);
 		expect(env.sandbox.apiRequests()).toHaveLength(2);
 	});

@@ -212,7 +212,7 @@ describe('many input items, requests at once', () => {
 		expect(result.items).toHaveLength(24);
 		result.items.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			if (index % 6 === 5) expect(item.json.error).toMatch(/^Loan CRM has no leads 999999 \(404\)/);
+			if (index % 6 === 5) expect(item.json.error).toMatch(/^Loan CRM has no lead with ID 999999$/);
 			else expect(item.json.id).toBe(String(FIRST_DEAL + index));
 		});
 		expect(peakInFlight(env.sandbox.apiRequests())).toBeLessThanOrEqual(4);

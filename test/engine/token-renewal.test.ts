@@ -145,7 +145,7 @@ describe.each([
 
 	it("errors keep their HTTP status and the service's detail", async () => {
 		const missing = await runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters: { resource: 'lead', operation: 'get', leadId: '999999' }, credentials: freshStore() });
-		expect(missing.error?.message).toBe("Loan CRM has no leads 999999 (404): The requested resource does not exist. Resource of type 'leads' with ID '999999' does not exist.");
+		expect(missing.error?.message).toBe('Loan CRM has no lead with ID 999999');
 		sandbox.clearLog();
 		sandbox.injectFault({ kind: 'api' }, { status: 422, body: { errors: [{ status: '422', title: 'Invalid field value.', detail: 'The dealStatus "Bogus" is not allowed.' }] } });
 		const invalid = await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: freshStore() });

@@ -20,7 +20,7 @@ import {
 } from '../service/catalogue';
 import { conditionsProperty } from './conditions';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
-import { idParameterLabel, idSourceOf, locatorProperty } from './locators';
+import { USER_ID_SOURCE, idOnlyProperty, idParameterLabel, idSourceOf, locatorProperty } from './locators';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
 import { RESOURCE_TYPES } from '../service/schema';
 import { hasSummary } from '../service/summary';
@@ -48,14 +48,14 @@ const REQUEST_OPTIONS: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
-		{
-			displayName: 'User ID',
-			name: 'userId',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 1002',
-			description: "Adviser contact ID to act as for this node, sent as the UserId header instead of the credential's User ID. Writes are recorded against this adviser.",
-		},
+		idOnlyProperty(
+			{
+				displayName: 'User ID',
+				name: 'userId',
+				description: "Adviser contact ID to act as for this node, sent as the UserId header instead of the credential's User ID. Writes are recorded against this adviser.",
+			},
+			USER_ID_SOURCE,
+		),
 		{
 			displayName: 'Requests in Parallel',
 			name: 'requestsInParallel',
@@ -111,27 +111,16 @@ function operationSelectors(operations: readonly OperationSpec[], defaults: Cata
 }
 
 /**
- * One parameter per ID the operation needs: a resource locator where the type can be searched
- * (deals, contacts), else a plain ID field saying where to find the ID.
+ * One parameter per ID the operation needs: a resource locator with From List where the type can be
+ * searched (deals, contacts), else one with only By ID whose hint says where to find the ID.
  */
 function idProperties(spec: OperationSpec): INodeProperties[] {
 	return idParameters(spec).map((name): INodeProperties => {
 		const type = idTypeOf(spec, name);
 		const description = spec.ids?.[name] ?? `ID of the ${displayNameOf(name.replace(/Id$/, '')).toLowerCase()}`;
-		const displayName = idParameterLabel(spec, name);
-		const locator = locatorProperty({ displayName, name, description, required: true }, type);
-		if (locator !== undefined) return { ...locator, displayOptions: showFor(spec) };
-		const source = idSourceOf(type);
-		return {
-			displayName,
-			name,
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 12345',
-			description: [`${description}. A whole number.`, source === undefined ? undefined : `${source}.`].filter(Boolean).join(' '),
-			displayOptions: showFor(spec),
-		};
+		const parameter = { displayName: idParameterLabel(spec, name), name, description, required: true };
+		const locator = locatorProperty(parameter, type) ?? idOnlyProperty({ ...parameter, description: `${description}. A whole number.` }, idSourceOf(type));
+		return { ...locator, displayOptions: showFor(spec) };
 	});
 }
 

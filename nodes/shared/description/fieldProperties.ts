@@ -7,7 +7,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationSpec, WriteField } from '../service/catalogue';
 import { displayNameOf } from '../service/catalogue';
 import { valuesInListOrder } from '../service/fields';
-import { idSourceOf, locatorProperty } from './locators';
+import { idOnlyProperty, idSourceOf, locatorProperty } from './locators';
 import type { AttributeSpec, ResourceTypeSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
 
@@ -57,20 +57,15 @@ export function writeFieldProperty(field: WriteField, type: ResourceTypeSpec): I
 	const many = field.relationship.toMany === true;
 	const { description, target } = field.relationship;
 	const what = `${description.charAt(0).toLowerCase()}${description.slice(1)}`;
-	// One record of a searchable type is picked with a locator; a list of IDs stays text.
-	const locator = many
-		? undefined
-		: locatorProperty({ displayName: displayNameOf(field.name), name: field.parameter, description: `The ${what}` }, target);
+	// One record of a searchable type is picked From List or By ID ("Residential Deal"); any other ID,
+	// or a list of IDs, By ID only ("Assignee ID", "Contact Group IDs").
+	const locator = many ? undefined : locatorProperty({ displayName: displayNameOf(field.name), name: field.parameter, description: `The ${what}` }, target);
 	if (locator !== undefined) return locator;
-	const source = idSourceOf(target);
-	return {
-		displayName: displayNameOf(field.parameter),
-		name: field.parameter,
-		type: 'string',
-		default: '',
-		placeholder: many ? '101,102' : '101',
-		description: sentence(`${many ? 'Comma-separated IDs' : 'ID'} of the ${what}`) + (source === undefined ? '' : ` ${sentence(source)}`),
-	};
+	return idOnlyProperty(
+		{ displayName: displayNameOf(field.parameter), name: field.parameter, description: sentence(`${many ? 'Comma-separated IDs' : 'ID'} of the ${what}`) },
+		idSourceOf(target),
+		many,
+	);
 }
 
 /** The label a write field's parameter has in the node: "Progress" or "Update Fields → Progress". */

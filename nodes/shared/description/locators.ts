@@ -1,8 +1,18 @@
 /**
  * How a user supplies the ID of a record: a resource locator (From List / By ID) for the types the
- * service can search, a plain ID field that says where to find the ID for every other type.
+ * service can search; for every other type a resource locator with only By ID, whose hint says
+ * where the ID comes from. Both check the ID in the editor as it is typed (a red warning before
+ * anything runs), by the same rule as at run time (`parseId`).
+ *
+ * Why a locator with one mode for a plain ID: regex validation exists in n8n only on resource
+ * locator modes (NodeHelpers.getParameterIssues → validateResourceLocatorParameter); a string
+ * parameter has only `validateType`, whose 'number' accepts 1.5, -3 and 0 and names the internal
+ * parameter name. With one mode the editor draws no mode selector: the field looks like a text box
+ * with its hint underneath (seen on n8n 1.123, 2.30, 2.41). A workflow saved with a plain value
+ * still runs (the actions read a locator's value or the value itself, values.ts `locatorValue`);
+ * the editor shows such a value as saved, without the check, until the field is edited in By ID.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 import type { OperationSpec } from '../service/catalogue';
 import { displayNameOf, idTypeOf } from '../service/catalogue';
@@ -56,8 +66,13 @@ export const ID_SOURCES: Record<string, string> = {
 	incomes: 'IDs come from Income → Get Many',
 	integrations: 'IDs come from Deal External Reference → Get Many with Include `integration`',
 	organisations: "IDs come from Deal → Get with Include `adviser.organisation` (the deal adviser's broker organisation)",
-	tasks: 'IDs are shown on the task in Loan CRM and in the output of the step that created the task',
+	// The service has no way to list or create tasks (only PATCH /tasks/{id}) and no readable record
+	// links to one, so no operation of these nodes can give a task ID.
+	tasks: 'Copy it from the task in Loan CRM: the service offers no list of tasks, so no step of these nodes can look one up',
 };
+
+/** Request Options → User ID: the UserId header, an adviser's contact ID (not an adviser resource ID). */
+export const USER_ID_SOURCE = "An adviser's contact ID (AdviserContactId), like the credential's User ID";
 
 /**
  * The By ID mode's check, the same rule as at run time (`parseId`): a whole number from 1 to
@@ -84,11 +99,54 @@ function wholeNumbersUpTo(limit: string): string {
 	return parts.join('|');
 }
 
+/**
+ * A comma-separated list of IDs as the run time reads it (`parseIdList`): at least one ID, each
+ * by ID_PATTERN, empty entries between commas ignored.
+ */
+export const ID_LIST_PATTERN = `[\\s,]*${ID_PATTERN}(?:,[\\s,]*${ID_PATTERN})*[\\s,]*`;
+
+export const ID_RULE = `Must be a whole number from 1 to ${MAX_ID}`;
+const ID_LIST_RULE = `Must be whole numbers from 1 to ${MAX_ID}, separated by commas`;
+
 export interface IdParameter {
 	displayName: string;
 	name: string;
 	description: string;
 	required?: boolean;
+}
+
+/**
+ * What the By ID mode adds to its name: where the ID comes from, and the check of the number as it
+ * is typed (an expression is not checked until it runs).
+ */
+function byIdCheck(hint: string, list = false): Pick<INodePropertyMode, 'placeholder' | 'hint' | 'validation'> {
+	return {
+		placeholder: list ? 'e.g. 101,102' : 'e.g. 12345',
+		hint,
+		validation: [
+			{
+				type: 'regex',
+				properties: list ? { regex: ID_LIST_PATTERN, errorMessage: ID_LIST_RULE } : { regex: ID_PATTERN, errorMessage: ID_RULE },
+			},
+		],
+	};
+}
+
+/**
+ * An ID of a record the service offers no searchable list of: a locator with only By ID. `list`
+ * takes comma-separated IDs (a to-many relationship). The hint says where the ID comes from.
+ */
+export function idOnlyProperty(parameter: IdParameter, source: string | undefined, list = false): INodeProperties {
+	const what = list ? 'Whole numbers, separated by commas' : 'A whole number';
+	return {
+		displayName: parameter.displayName,
+		name: parameter.name,
+		type: 'resourceLocator',
+		default: { mode: 'id', value: '' },
+		...(parameter.required === true ? { required: true } : {}),
+		description: parameter.description,
+		modes: [{ displayName: 'By ID', name: 'id', type: 'string', ...byIdCheck(source === undefined ? what : `${what}. ${source}.`, list) }],
+	};
 }
 
 /** A locator for a record of `type`, or undefined when the type has no searchable list. */
@@ -110,19 +168,7 @@ export function locatorProperty(parameter: IdParameter, type: string): INodeProp
 				placeholder: locator.listPlaceholder,
 				typeOptions: { searchListMethod: locator.searchListMethod, searchable: true },
 			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 12345',
-				hint: `A whole number: ${locator.idHint}`,
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: ID_PATTERN, errorMessage: `Must be a whole number from 1 to ${MAX_ID}` },
-					},
-				],
-			},
+			{ displayName: 'By ID', name: 'id', type: 'string', ...byIdCheck(`A whole number: ${locator.idHint}`) },
 		],
 	};
 }

@@ -53,7 +53,7 @@ export function exampleFilter(type: ResourceTypeSpec): string {
 		.find(([, attribute]) => attribute.kind === 'dateTime' || attribute.kind === 'date');
 	const textField = Object.entries(attributes).find(([, attribute]) => attribute.kind === 'string');
 	const terms: string[] = [];
-	if (enumField) terms.push(`equals(${enumField[0]},'${enumField[1].values?.[enumField[1].values.length - 1] ?? ''}')`);
+	if (enumField) terms.push(`equals(${enumField[0]},'${enumField[1].example ?? enumField[1].values?.[enumField[1].values.length - 1] ?? ''}')`);
 	if (dateField) terms.push(`greaterOrEqual(${dateField[0]},'2026-11-01')`);
 	if (terms.length === 0 && textField) terms.push(`contains(${textField[0]},'Smith')`);
 	if (terms.length === 0) return "equals(id,'123')";

@@ -6,6 +6,7 @@
 import { networkProblem } from '../../../credentials/networkProblem';
 import type { ErrorObject } from '../service/jsonapi';
 import { readErrors } from '../service/jsonapi';
+import { typeLabel } from '../service/schema';
 
 export interface FailedExchange {
 	method: string;
@@ -73,6 +74,38 @@ function resourceFromPath(path: string): string {
 	return pairs.join(' → ');
 }
 
+/** A record the service did not find: its type (`deal-notes`) and the ID(s) asked for. */
+export interface MissingRecord {
+	type: string;
+	ids: readonly string[];
+}
+
+/**
+ * The record a 404 for this path is about: the one whose ID is in the path. Every path of the
+ * catalogue holds at most one ID, and a related endpoint's 404 (`/deals/12/dealNotes`) means its
+ * parent is missing.
+ */
+function missingFromPath(path: string): MissingRecord | undefined {
+	const match = /\/([a-z-]+)\/(\d+)(?:\/|$)/.exec(path);
+	return match === null ? undefined : { type: match[1], ids: [match[2]] };
+}
+
+/**
+ * "Loan CRM has no task with ID 999999": the words for a record that is not there, the same for
+ * every resource and whichever way it was found missing (a Get that matched nothing, a 404 for an
+ * ID in the path, a 404 for the target of a relationship that was written).
+ */
+export function notFoundWords(missing: MissingRecord, serviceSaid = ''): Words {
+	const label = typeLabel(missing.type);
+	const which = missing.ids.length === 1 ? `with ID ${missing.ids[0]}` : `with one of the IDs ${missing.ids.join(', ')}`;
+	return {
+		message: `Loan CRM has no ${label} ${which}`,
+		description:
+			`No ${label} with this ID exists, or it is not visible to this client (its organisation, or the User ID's rights). Check the ID.` +
+			(serviceSaid === '' ? '' : ` Loan CRM said: ${serviceSaid}`),
+	};
+}
+
 /** What every entry of the table may use: the exchange and what the service said about it. */
 interface Said {
 	failure: FailedExchange;
@@ -83,6 +116,10 @@ interface Said {
 	suffix: string;
 	/** The sentence added when a write was not repeated, with a leading space; or empty. */
 	writeNote: string;
+	/** What the service said, or empty. */
+	serviceSaid: string;
+	/** For a 404: the record the request referred to that was not found, when the caller knows it. */
+	missing?: MissingRecord;
 }
 
 /** By HTTP status. Any other status from 500 up is `serverError`; any other below it is `otherStatus`. */
@@ -102,10 +139,15 @@ const BY_STATUS: Record<number, (said: Said) => Words> = {
 		description:
 			"The token's scopes or the User ID (adviser contact ID) lack the rights for this operation, or the record belongs to another organisation. Add the needed scope (for example api, or api.<resource>.<read|search|create|update>) and check the User ID. New tokens do not fix this.",
 	}),
-	404: ({ failure, suffix }) => ({
-		message: `Loan CRM has no ${resourceFromPath(failure.path)} (404)${suffix}`,
-		description: 'Check the ID: the record does not exist or is not visible to this client.',
-	}),
+	404: ({ failure, suffix, serviceSaid, missing }) => {
+		const record = missing ?? missingFromPath(failure.path);
+		if (record !== undefined) return notFoundWords(record, serviceSaid);
+		// No ID to name: the endpoint itself was not found.
+		return {
+			message: `Loan CRM has no ${resourceFromPath(failure.path)} (404)${suffix}`,
+			description: "The service has no such endpoint: check the credential's Base URL (without /jsonapi).",
+		};
+	},
 	406: (said) => mediaType(said),
 	409: ({ suffix }) => ({
 		message: `Loan CRM reported a conflict (409)${suffix}`,
@@ -163,8 +205,11 @@ function noAnswer(failure: FailedExchange, request: string, writeNote: string): 
 	};
 }
 
-/** Message and description for a failed exchange, before redaction. */
-export function describeFailure(failure: FailedExchange): Words {
+/**
+ * Message and description for a failed exchange, before redaction. `missing`: for a 404, the record
+ * the caller knows the service did not find (a relationship's target), else the path's record.
+ */
+export function describeFailure(failure: FailedExchange, missing?: MissingRecord): Words {
 	const details = describeErrorObjects(readErrors(failure.body));
 	const request = `${failure.method} /jsonapi${failure.path}`;
 	const writeNote = failure.notRetried ? ` ${WRITE_NOT_REPEATED}` : '';
@@ -172,7 +217,7 @@ export function describeFailure(failure: FailedExchange): Words {
 	if (status === undefined) return noAnswer(failure, request, writeNote);
 	const notJson = failure.body === undefined && failure.text !== undefined && failure.text !== '';
 	const serviceSaid = details !== '' ? details : notJson ? `non-JSON answer: ${excerpt(failure.text)}` : '';
-	const said: Said = { failure, status, request, suffix: serviceSaid !== '' ? `: ${serviceSaid}` : '', writeNote };
+	const said: Said = { failure, status, request, suffix: serviceSaid !== '' ? `: ${serviceSaid}` : '', writeNote, serviceSaid, missing };
 	const entry = BY_STATUS[status] ?? (status >= 500 ? serverError : otherStatus);
 	return entry(said);
 }

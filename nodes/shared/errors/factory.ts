@@ -13,9 +13,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { readErrors } from '../service/jsonapi';
 import type { FailedExchange } from './apiFailure';
-import { describeFailure } from './apiFailure';
+import { describeFailure, notFoundWords } from './apiFailure';
 import type { Explain } from './hints';
-import { hintFor, toolArgument } from './hints';
+import { hintFor, missingTarget, toolArgument } from './hints';
 
 /** What an entry of the table makes of its details. */
 interface Made {
@@ -68,7 +68,7 @@ const API_ERRORS = {
 	/** An exchange that failed (any status, or no answer), with the hints the request asked for. */
 	apiFailure: ({ failure, explain }: { failure: FailedExchange; explain?: Explain }, node: INode): Made => {
 		const errors = readErrors(failure.body);
-		const words = describeFailure(failure);
+		const words = describeFailure(failure, missingTarget(failure.status, errors, explain));
 		const hint = hintFor(node, failure.status, errors, explain);
 		const response: JsonObject = { message: words.message, status: failure.status ?? null, request: `${failure.method} /jsonapi${failure.path}` };
 		if (errors.length > 0) response.errors = errors as unknown as JsonObject[];
@@ -99,13 +99,15 @@ const API_ERRORS = {
 		message: `Loan CRM answered /jsonapi${path} with ${data === undefined ? 'no data' : 'a single resource'} where a collection was expected`,
 		response: { message: 'not a collection' },
 	}),
-	/** Get by ID: the collection filtered by the ID had no record (the service's own 404 is `apiFailure`). */
-	recordNotFound: ({ label, id, path }: { label: string; id: string; path: string }): Made => {
-		const message = `Loan CRM has no ${label} with ID ${id}`;
+	/**
+	 * Get by ID: the collection filtered by the ID had no record. Worded like the service's own 404
+	 * for an ID (`apiFailure`): "Loan CRM has no deal with ID 999999".
+	 */
+	recordNotFound: ({ type, id, path }: { type: string; id: string; path: string }): Made => {
+		const words = notFoundWords({ type, ids: [id] });
 		return {
-			message,
-			description: `No ${label} with this ID exists, or it is not visible to this client (its organisation, or the User ID's rights). Check the ID.`,
-			response: { message, status: 404, request: `GET /jsonapi${path}` },
+			...words,
+			response: { message: words.message, status: 404, request: `GET /jsonapi${path}` },
 			httpCode: '404',
 		};
 	},

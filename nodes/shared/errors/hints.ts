@@ -13,7 +13,8 @@
 import type { INode } from 'n8n-workflow';
 
 import { FILTER_FUNCTIONS, queryableFields } from '../service/fields';
-import type { ErrorObject } from '../service/jsonapi';
+import type { ErrorObject, RelationshipValue } from '../service/jsonapi';
+import type { MissingRecord } from './apiFailure';
 import type { ResourceTypeName, ResourceTypeSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
 
@@ -33,8 +34,12 @@ export interface WriteFieldHint {
 export type Explain =
 	/** A collection read of this type: a 400 for its filter or sort lists the fields and the syntax. */
 	| { rejectedQuery: { type: ResourceTypeName } }
-	/** A write: a 422 names the parameter each rejected field came from, with its known values. */
-	| { rejectedWrite: { fields: readonly WriteFieldHint[] } };
+	/**
+	 * A write: a 422 names the parameter each rejected field came from, with its known values; a 404
+	 * for a relationship names the record that was not found (from `relationships`, as sent) and
+	 * the parameter it came from.
+	 */
+	| { rejectedWrite: { fields: readonly WriteFieldHint[]; relationships?: Readonly<Record<string, RelationshipValue>> } };
 
 /**
  * ` (tool argument "Filter")` when the parameter at `path` is filled by an agent through
@@ -92,9 +97,32 @@ function rejectedWriteHint(node: INode, errors: ErrorObject[], fields: readonly 
 	return hints.length === 0 ? undefined : { addition: [...new Set(hints)].join('. ') };
 }
 
+/** The relationship a 404 for a write is about, as the service's error pointer names it. */
+function relationshipOf404(errors: ErrorObject[]): string | undefined {
+	for (const entry of errors) {
+		const name = /^\/data\/relationships\/([^/]+)/.exec(entry.source?.pointer ?? '')?.[1];
+		if (name !== undefined) return name;
+	}
+	return undefined;
+}
+
+/**
+ * A 404 for a write whose error points at a relationship: the record it was set to, as sent
+ * (the service found no such record). Undefined when the error names no relationship that was sent.
+ */
+export function missingTarget(status: number | undefined, errors: ErrorObject[], explain: Explain | undefined): MissingRecord | undefined {
+	if (status !== 404 || explain === undefined || !('rejectedWrite' in explain)) return undefined;
+	const name = relationshipOf404(errors);
+	const sent = name === undefined ? undefined : explain.rejectedWrite.relationships?.[name];
+	const identifiers = sent === undefined || sent === null ? [] : Array.isArray(sent) ? sent : [sent];
+	if (identifiers.length === 0) return undefined;
+	return { type: identifiers[0].type, ids: identifiers.map((identifier) => identifier.id) };
+}
+
 /** The hint `explain` asks for, when the answer is the status it is about. */
 export function hintFor(node: INode, status: number | undefined, errors: ErrorObject[], explain: Explain | undefined): Hint | undefined {
 	if (explain === undefined) return undefined;
 	if ('rejectedQuery' in explain) return status === 400 ? rejectedQueryHint(node, errors, explain.rejectedQuery.type) : undefined;
-	return status === 422 ? rejectedWriteHint(node, errors, explain.rejectedWrite.fields) : undefined;
+	// A 422 names rejected fields; a 404 with a pointer names the relationship whose record is missing.
+	return status === 422 || (status === 404 && relationshipOf404(errors) !== undefined) ? rejectedWriteHint(node, errors, explain.rejectedWrite.fields) : undefined;
 }

@@ -5,7 +5,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidParameter } from '../errors/factory';
-import { parseId } from '../input/values';
+import { locatorValue, parseId } from '../input/values';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
 
 const REQUESTS_IN_PARALLEL_LABEL = 'Request Options → Requests in Parallel';
@@ -13,8 +13,10 @@ const REQUESTS_IN_PARALLEL_LABEL = 'Request Options → Requests in Parallel';
 /** The adviser to act as when Request Options → User ID is set; otherwise the credential's. */
 export function userIdOverride(context: IExecuteFunctions, itemIndex: number): string | undefined {
 	const options = context.getNodeParameter('requestOptions', itemIndex, {}) as { userId?: unknown };
-	if (options.userId === undefined || options.userId === '') return undefined;
-	return parseId(context.getNode(), { label: 'Request Options → User ID', path: ['requestOptions', 'userId'] }, options.userId, itemIndex);
+	// A locator (By ID) since 0.2, a plain value in workflows saved before; added but left empty = not set.
+	const userId = locatorValue(options.userId);
+	if (userId === undefined || userId === '') return undefined;
+	return parseId(context.getNode(), { label: 'Request Options → User ID', path: ['requestOptions', 'userId'] }, userId, itemIndex);
 }
 
 /** The node's Requests in Parallel (a node setting: read for the first item). */

@@ -45,8 +45,13 @@ export function parseId(node: INode, parameter: ParameterName, input: unknown, i
 	return String(Number(text));
 }
 
-/** A comma-separated list of ids, each checked like a path id. */
-export function parseIdList(node: INode, parameter: ParameterName, value: unknown, itemIndex?: number): string[] {
+/**
+ * A comma-separated list of ids, each checked like a path id; empty entries between commas are
+ * ignored, but text must hold at least one id (an expression may give a list, also an empty one).
+ * A locator's value is read.
+ */
+export function parseIdList(node: INode, parameter: ParameterName, input: unknown, itemIndex?: number): string[] {
+	const value = locatorValue(input);
 	const parts = Array.isArray(value)
 		? value
 		: typeof value === 'number'
@@ -54,6 +59,9 @@ export function parseIdList(node: INode, parameter: ParameterName, value: unknow
 			: typeof value === 'string'
 				? value.split(',').filter((part) => part.trim() !== '')
 				: [value];
+	if (typeof value === 'string' && parts.length === 0) {
+		throw invalidParameter(node, parameter, `must be whole numbers from 1 to ${MAX_ID}, separated by commas; got ${describeValue(value)}`, itemIndex);
+	}
 	return parts.map((part) => parseId(node, parameter, part, itemIndex));
 }
 

@@ -31,6 +31,8 @@ export interface AttributeSpec {
 	 * `<member><liftedSuffix>` there (`dates.settled` → `settledDate`); without it, by its own name.
 	 */
 	liftedSuffix?: string;
+	/** The value examples use (an AI tool's example filter); else the list's last value. */
+	example?: string;
 }
 
 export interface RelationshipSpec {
@@ -61,21 +63,34 @@ export interface ResourceTypeSpec {
 	summary?: readonly string[];
 }
 
-/** The service's `SystemStatus` values (api-facts.md §4, deals), in pipeline order. */
+/**
+ * The service's `SystemStatus` values (api-facts.md §4, deals) in the order a deal moves through the
+ * lending pipeline — the one order every status list of the package uses (Conditions dropdowns,
+ * the trigger's To/From Status, messages, tool descriptions). The service's own enum order
+ * (api-facts lists Lodged and InProgress after the approvals and Settled last) is not a pipeline.
+ * Why this order: first the pre-submission statuses, the only ones in which loan structures can
+ * still be written (api-facts §4: NewLeads, Researching, InProgress); then PreApproved (a
+ * pre-approval comes before the full application: it has its own date, no lodged date); then the
+ * submitted stages in the order their dates are set (`dates`: lodged, conditionallyApproved,
+ * approved, estimatedSettled → settled): Lodged, ConditionallyApproved, UnconditionallyApproved,
+ * PendingSettlement, Settled; then after settlement Varied and Repaid; last the two ways a deal
+ * stops without settling, Withdrawn and Cancelled. Option values are names, so the order changes
+ * nothing in saved workflows. The sandbox lists its SYSTEM_STATUS in the same order (a test checks).
+ */
 export const DEAL_STATUSES = [
 	'NewLeads',
 	'Researching',
+	'InProgress',
 	'PreApproved',
+	'Lodged',
 	'ConditionallyApproved',
 	'UnconditionallyApproved',
-	'Lodged',
-	'InProgress',
 	'PendingSettlement',
+	'Settled',
 	'Varied',
 	'Repaid',
 	'Withdrawn',
 	'Cancelled',
-	'Settled',
 ] as const;
 const DEAL_TYPES = ['Residential', 'Commercial', 'SmallBusiness', 'AssetFinance', 'PersonalLoan', 'DepositBond'] as const;
 const LOAN_STRUCTURE_TYPES = ['PrincipalInterest', 'InterestOnly', 'RevolvingCredit', 'Offset'] as const;
@@ -104,7 +119,7 @@ export const RESOURCE_TYPES = {
 			created,
 			updated,
 			name: { kind: 'string', description: 'Name of the deal' },
-			dealStatus: { kind: 'enum', values: DEAL_STATUSES, ordered: true, description: 'Pipeline status of the deal' },
+			dealStatus: { kind: 'enum', values: DEAL_STATUSES, ordered: true, example: 'Settled', description: 'Pipeline status of the deal' },
 			dealType: { kind: 'enum', values: DEAL_TYPES, description: 'Kind of finance the deal is for' },
 			totalLoanAmount: { kind: 'number', description: 'Total of all loan splits' },
 			lenderName: { kind: 'string', description: 'Name of the lender' },
@@ -429,6 +444,22 @@ export const RESOURCE_TYPES = {
 } satisfies Record<string, ResourceTypeSpec>;
 
 export type ResourceTypeName = keyof typeof RESOURCE_TYPES;
+
+/** Singular names of the types the package only refers to by ID (no table above), for messages. */
+const REFERENCED_TYPE_LABELS: Readonly<Record<string, string>> = {
+	advisers: 'adviser',
+	assets: 'asset',
+	'contact-groups': 'contact group',
+	'custom-statuses': 'custom status',
+	integrations: 'integration',
+	organisations: 'organisation',
+};
+
+/** "deal note" for `deal-notes`: a resource type named as messages name it. */
+export function typeLabel(type: string): string {
+	const table = (RESOURCE_TYPES as Record<string, ResourceTypeSpec | undefined>)[type];
+	return table?.label ?? REFERENCED_TYPE_LABELS[type] ?? type.replace(/-/g, ' ').replace(/s$/, '');
+}
 
 /** Each type's leading attributes, for the flattener. */
 export const LEADING_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(

@@ -30,7 +30,7 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	});
 	const document = response.body ?? {};
 	if (primaryResources(document).length === 0) {
-		throw apiError(node, 'recordNotFound', { label: type.label, id, path }, { itemIndex });
+		throw apiError(node, 'recordNotFound', { type: spec.type, id, path }, { itemIndex });
 	}
 	return readOutput(document, recordShape(this, itemIndex, fieldsChosen));
 }

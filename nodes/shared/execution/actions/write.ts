@@ -137,7 +137,7 @@ async function send(
 		body,
 		itemIndex,
 		userId: userIdOverride(this, itemIndex),
-		explain: { rejectedWrite: { fields: writeFieldHints(spec) } },
+		explain: { rejectedWrite: { fields: writeFieldHints(spec), relationships: values.relationships } },
 	});
 	const document = response.body;
 	if (document !== undefined && primaryResources(document).length > 0) return flatten(document);

@@ -12,7 +12,7 @@ import { primaryResources } from '../../service/jsonapi';
 import type { ListSearchMethod } from '../../description/locators';
 import { combineFilters, quoteLiteral } from '../../input/query';
 import { apiRequest } from '../../requests/transport';
-import { MAX_ID } from '../../input/values';
+import { MAX_ID, locatorValue } from '../../input/values';
 
 /** Results per request; the editor asks for the next page when the user scrolls. */
 export const LIST_PAGE_SIZE = 25;
@@ -21,6 +21,8 @@ interface SearchableList {
 	type: string;
 	/** Text attributes each typed word is looked for in. */
 	searchFields: readonly string[];
+	/** Of those, the names: a word typed without its apostrophe is also looked for with one there. */
+	nameFields: readonly string[];
 	/** The sparse fieldset: what the label needs. */
 	labelFields: readonly string[];
 	label(attributes: IDataObject, id: string): string;
@@ -34,6 +36,7 @@ const LISTS: Record<ListSearchMethod, SearchableList> = {
 	searchDeals: {
 		type: 'deals',
 		searchFields: ['name'],
+		nameFields: ['name'],
 		labelFields: ['name', 'dealStatus'],
 		// "Walker, Rahul — Settled — #10201"
 		label: (attributes, id) => {
@@ -44,6 +47,7 @@ const LISTS: Record<ListSearchMethod, SearchableList> = {
 	searchContacts: {
 		type: 'contacts',
 		searchFields: ['firstName', 'lastName', 'preferredName', 'email'],
+		nameFields: ['firstName', 'lastName', 'preferredName'],
 		labelFields: ['firstName', 'lastName', 'email'],
 		// "Walker, Rahul — rahul.walker@example.com — #6000001"
 		label: (attributes, id) => {
@@ -53,19 +57,43 @@ const LISTS: Record<ListSearchMethod, SearchableList> = {
 	},
 };
 
+/** Apostrophes as phones and word processors type them (’ ‘ ʼ), read as the ' names are stored with. */
+const APOSTROPHE_LOOKALIKES = /[\u2018\u2019\u02BC]/g;
+
+/** Typed words that also get the variant with an apostrophe: enough for a name, and the URL stays short. */
+export const MAX_WORDS_WITH_APOSTROPHE_VARIANT = 4;
+
+/**
+ * "oconnor" → "o'connor": surnames with an apostrophe nearly always have it after the first letter
+ * (O'Connor, D'Souza, O'Brien; all of them in the sandbox's data), so a word of three or more letters
+ * typed without one is also looked for with one there. Undefined for a word that has one, is shorter, or
+ * is not only letters.
+ */
+export function apostropheVariant(word: string): string | undefined {
+	return /^\p{L}{3,}$/u.test(word) ? `${word[0]}'${word.slice(1)}` : undefined;
+}
+
 /**
  * The filter for what the user typed: every word must appear in one of the search fields (so
  * "Rahul Walker" finds "Walker, Rahul"); a word that is a whole number also matches the ID.
- * Words are quoted for the filter syntax, so "O'Connor" is sent as 'O''Connor'.
+ * Words are quoted for the filter syntax, so "O'Connor" is sent as 'O''Connor' (also when typed
+ * with ’). A name typed without its apostrophe ("liam oconnor") finds it too: the word's variant
+ * with an apostrophe after the first letter is matched in `nameFields`, for the first few words.
+ * It costs nothing in rate-limit tokens (the service prices a search by its kind, page and sort,
+ * not by its filter) and still one request; the filter grows by one `contains` per name field and
+ * word (about 30 characters per word for deals, 95 for contacts).
  */
-export function searchFilter(searchFields: readonly string[], typed: string | undefined): string | undefined {
+export function searchFilter(searchFields: readonly string[], typed: string | undefined, nameFields: readonly string[] = []): string | undefined {
 	const words = (typed ?? '')
+		.replace(APOSTROPHE_LOOKALIKES, "'")
 		.split(/[\s,]+/)
 		.map((word) => word.replace(/^#/, ''))
 		.filter((word) => word !== '');
 	return combineFilters(
-		words.map((word) => {
+		words.map((word, index) => {
 			const matches = searchFields.map((field) => `contains(${field},${quoteLiteral(word)})`);
+			const variant = index < MAX_WORDS_WITH_APOSTROPHE_VARIANT ? apostropheVariant(word) : undefined;
+			if (variant !== undefined) matches.push(...nameFields.map((field) => `contains(${field},${quoteLiteral(variant)})`));
 			if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= MAX_ID) matches.push(`equals(id,${quoteLiteral(String(Number(word)))})`);
 			return matches.length === 1 ? matches[0] : `or(${matches.join(',')})`;
 		}),
@@ -75,7 +103,8 @@ export function searchFilter(searchFields: readonly string[], typed: string | un
 /** Request Options → User ID of the node being edited, when it is a plain ID (not an expression). */
 function userIdOf(context: ILoadOptionsFunctions): string | undefined {
 	const options = context.getCurrentNodeParameter('requestOptions') as { userId?: unknown } | undefined;
-	const userId = typeof options?.userId === 'string' ? options.userId.trim() : undefined;
+	const value = locatorValue(options?.userId);
+	const userId = typeof value === 'string' ? value.trim() : undefined;
 	return userId !== undefined && /^\d+$/.test(userId) ? userId : undefined;
 }
 
@@ -91,7 +120,7 @@ async function searchList(
 		method: 'GET',
 		path: `/${list.type}`,
 		query: {
-			filter: combineFilters([searchFilter(list.searchFields, typed), after]),
+			filter: combineFilters([searchFilter(list.searchFields, typed, list.nameFields), after]),
 			sort: '-id',
 			fields: { [list.type]: list.labelFields.join(',') },
 			pageSize: LIST_PAGE_SIZE,

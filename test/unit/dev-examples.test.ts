@@ -1,0 +1,39 @@
+/**
+ * `npm run dev` imports examples/ ready to publish against the sandbox (scripts/dev-examples.ts):
+ * the sandbox credential on every Loan CRM node, and a node needing a credential dev cannot have
+ * disabled, decided by n8n's own node types (here the devDependency n8n-nodes-base's).
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import { REPO_ROOT } from '../../harness';
+import { prepareExamples } from '../../scripts/dev-examples';
+
+const CREDENTIAL = { id: 'loanCrmSandbox01', name: 'Loan CRM sandbox' };
+
+describe('the examples as npm run dev imports them', () => {
+	const examplesDir = join(REPO_ROOT, 'examples');
+	const before = readFileSync(join(examplesDir, 'deal-settled-to-slack.json'), 'utf8');
+	const { workflows, disabled } = prepareExamples(examplesDir, REPO_ROOT, CREDENTIAL);
+
+	it('gives every Loan CRM node the sandbox credential', () => {
+		const ours = workflows.flatMap((workflow) => workflow.nodes.filter((node) => node.type.startsWith('n8n-nodes-loan-crm.')));
+		expect(ours.length).toBeGreaterThanOrEqual(3);
+		for (const node of ours) expect([node.name, node.credentials]).toEqual([node.name, { loanCrmOAuth2Api: CREDENTIAL }]);
+	});
+
+	it('disables the Slack node (no Slack credential in dev) and says so on the sticky note; the Form Trigger stays', () => {
+		expect(disabled).toEqual(['Loan CRM: deal settled → Slack message: Post to #settlements']);
+		const slack = workflows.find((workflow) => workflow.name.includes('Slack'));
+		expect(slack?.nodes.filter((node) => node.disabled === true).map((node) => node.type)).toEqual(['n8n-nodes-base.slack']);
+		const note = slack?.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
+		expect(String(note?.parameters.content)).toContain('**In `npm run dev`:** *Post to #settlements* is imported disabled');
+		const form = workflows.find((workflow) => workflow.nodes.some((node) => node.type === 'n8n-nodes-base.formTrigger'));
+		expect(form?.nodes.filter((node) => node.disabled === true)).toEqual([]);
+	});
+
+	it('leaves the files in examples/ as users import them', () => {
+		expect(readFileSync(join(examplesDir, 'deal-settled-to-slack.json'), 'utf8')).toBe(before);
+		expect(before).not.toContain('loanCrmSandbox01');
+	});
+});
