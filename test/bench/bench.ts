@@ -23,7 +23,7 @@ import { resolve } from 'path';
 import type { TokenCase } from './engine';
 import type { FlattenCase } from './flatten-bench';
 import type { TriggerBurstCase } from './trigger-burst';
-import { httpRequestNodeInfo } from './http-request-node';
+import { httpRequestNodeInfo } from '../../harness/http-request-node';
 import type { LatencyClient, LatencySample, ItemOperation } from './latency';
 import type { RunSample } from './sample';
 import type { SandboxScaleSample } from './sandbox-scale';

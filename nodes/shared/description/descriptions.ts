@@ -1,11 +1,12 @@
 /**
  * A node's parameters, derived from its operation catalogue and the resource tables.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { CatalogueDefaults, OperationSpec } from '../service/catalogue';
-import { displayNameOf, idParameters, idTypeOf, showFor, writeFields } from '../service/catalogue';
+import type { CatalogueDefaults, CatalogueEntry, OperationSpec } from '../service/catalogue';
+import { CUSTOM_REQUEST, displayNameOf, idParameters, idTypeOf, showFor, writeFields } from '../service/catalogue';
 import { conditionsProperty } from './conditions';
+import { customRequestProperties } from './customRequest';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
 import { idParameterLabel, idSourceOf, locatorProperty } from './locators';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
@@ -43,7 +44,7 @@ const REQUEST_OPTIONS: INodeProperties = {
 };
 
 function resourceSelector(
-	operations: readonly OperationSpec[],
+	operations: readonly CatalogueEntry[],
 	descriptions: Record<string, string>,
 	defaults: CatalogueDefaults,
 ): INodeProperties {
@@ -62,7 +63,7 @@ function resourceSelector(
 	};
 }
 
-function operationSelectors(operations: readonly OperationSpec[], defaults: CatalogueDefaults): INodeProperties[] {
+function operationSelectors(operations: readonly CatalogueEntry[], defaults: CatalogueDefaults): INodeProperties[] {
 	const resources = [...new Set(operations.map((spec) => spec.resource))];
 	return resources.map((resource) => {
 		const specs = operations.filter((spec) => spec.resource === resource);
@@ -149,22 +150,17 @@ function getByIdProperties(spec: OperationSpec): INodeProperties[] {
 	return [optionsCollection(spec, [fieldsOption(RESOURCE_TYPES[spec.type].label), INCLUDE_OPTION])];
 }
 
-/** Return All and Limit of a collection read, and for searchable collections the query Options. */
-function getManyProperties(spec: OperationSpec): INodeProperties[] {
-	const label = RESOURCE_TYPES[spec.type].label;
-	const returnAll: INodeProperties = {
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: showFor(spec),
-	};
-	// A related collection (a deal's notes) returned every record before Return All existed; saved
-	// workflows, which do not store a value equal to the default, keep doing so.
-	if (spec.shape === 'getRelatedMany') returnAll.default = true;
-	const paging: INodeProperties[] = [
-		returnAll,
+/** Return All and Limit of a collection read shown for `display` (the tool's own Limit is added by withAgentLimit). */
+function pagingProperties(display: IDisplayOptions, returnAllDefault: boolean): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: returnAllDefault,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: display,
+		},
 		{
 			displayName: 'Limit',
 			name: 'limit',
@@ -172,9 +168,17 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 			typeOptions: { minValue: 1 },
 			default: 50,
 			description: 'Max number of results to return',
-			displayOptions: showFor(spec, { returnAll: [false], '@tool': [false] }),
+			displayOptions: { ...display, show: { ...display.show, returnAll: [false], '@tool': [false] } },
 		},
 	];
+}
+
+/** Return All and Limit of a collection read, and for searchable collections the query Options. */
+function getManyProperties(spec: OperationSpec): INodeProperties[] {
+	const label = RESOURCE_TYPES[spec.type].label;
+	// A related collection (a deal's notes) returned every record before Return All existed; saved
+	// workflows, which do not store a value equal to the default, keep doing so.
+	const paging = pagingProperties(showFor(spec), spec.shape === 'getRelatedMany');
 	// Related-collection endpoints take no filter, sort or include.
 	if (spec.shape === 'getRelatedMany') return paging;
 	return [
@@ -206,7 +210,7 @@ function getManyProperties(spec: OperationSpec): INodeProperties[] {
 	];
 }
 
-function simplifyProperty(spec: OperationSpec): INodeProperties {
+function simplifyProperty(spec: CatalogueEntry): INodeProperties {
 	return {
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -215,6 +219,18 @@ function simplifyProperty(spec: OperationSpec): INodeProperties {
 		description: 'Whether to return a simplified version of the response instead of the raw data',
 		displayOptions: showFor(spec),
 	};
+}
+
+/**
+ * Custom Request, which every action node lists after its own operations: its own parameters, and
+ * for a GET the paging of every collection read; Simplify for every answer with records.
+ */
+function customRequestEntry(): INodeProperties[] {
+	return [
+		...customRequestProperties(),
+		...withAgentLimit(pagingProperties(showFor(CUSTOM_REQUEST, { method: ['GET'] }), false)),
+		simplifyProperty(CUSTOM_REQUEST),
+	];
 }
 
 function writeProperties(spec: OperationSpec): INodeProperties[] {
@@ -247,9 +263,11 @@ export function buildProperties(
 	resourceDescriptions: Record<string, string>,
 	defaults: CatalogueDefaults,
 ): INodeProperties[] {
+	const entries: readonly CatalogueEntry[] = [...operations, CUSTOM_REQUEST];
+	const entryDefaults: CatalogueDefaults = { ...defaults, operations: { ...defaults.operations, [CUSTOM_REQUEST.resource]: CUSTOM_REQUEST.operation } };
 	const properties: INodeProperties[] = [
-		resourceSelector(operations, resourceDescriptions, defaults),
-		...operationSelectors(operations, defaults),
+		resourceSelector(entries, { ...resourceDescriptions, [CUSTOM_REQUEST.resource]: CUSTOM_REQUEST.resourceDescription }, entryDefaults),
+		...operationSelectors(entries, entryDefaults),
 		...agentProperties(operations),
 	];
 	for (const spec of operations) {
@@ -259,6 +277,7 @@ export function buildProperties(
 		if (spec.shape === 'create' || spec.shape === 'update') properties.push(...writeProperties(spec));
 		if (READ_SHAPES.has(spec.shape)) properties.push(simplifyProperty(spec));
 	}
+	properties.push(...customRequestEntry());
 	properties.push(REQUEST_OPTIONS);
 	return properties;
 }

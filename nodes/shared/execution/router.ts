@@ -9,7 +9,9 @@ import { operationError, stoppingError } from '../errors/factory';
 import { ACTIONS } from './actions';
 import type { ActionResult } from './actions/common';
 import { resolvePath } from './actions/common';
-import type { OperationSpec } from '../service/catalogue';
+import { customRecordKey, execute as customRequest } from './actions/customRequest';
+import type { CatalogueEntry, OperationSpec } from '../service/catalogue';
+import { CUSTOM_REQUEST, N8N_CUSTOM_API_CALL } from '../service/catalogue';
 import { forEachIndex } from '../requests/parallel';
 import { requestsInParallel } from './requestOptions';
 import { agentOutputShaper } from './toolOutput';
@@ -26,7 +28,8 @@ function errorItem(error: unknown): IDataObject {
  * Items that change the same record (update or delete of one path) must reach the service in item
  * order; creates make new records and reads change nothing, so they need no order.
  */
-function sameRecordKey(context: IExecuteFunctions, spec: OperationSpec, itemIndex: number): string | undefined {
+function sameRecordKey(context: IExecuteFunctions, spec: CatalogueEntry, itemIndex: number): string | undefined {
+	if (spec.shape === 'custom') return customRecordKey(context, itemIndex);
 	if (spec.shape !== 'update' && spec.shape !== 'delete') return undefined;
 	try {
 		return resolvePath(context, spec, itemIndex).path;
@@ -44,12 +47,18 @@ export async function route(
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
+	// n8n's own entry in the Resource and Operation lists; as the Resource no Operation is shown.
+	if (resource === N8N_CUSTOM_API_CALL) throw operationError(this.getNode(), 'customApiCall', undefined);
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const spec = operations.find((entry) => entry.resource === resource && entry.operation === operation);
+	if (operation === N8N_CUSTOM_API_CALL) throw operationError(this.getNode(), 'customApiCall', undefined);
+	// Every action node lists Custom Request after its own operations.
+	const entries: readonly CatalogueEntry[] = [...operations, CUSTOM_REQUEST];
+	const spec = entries.find((entry) => entry.resource === resource && entry.operation === operation);
 	if (spec === undefined) {
 		throw operationError(this.getNode(), 'unknownOperation', { resource, operation });
 	}
-	const action = ACTIONS[spec.shape];
+	const action = async (itemIndex: number): Promise<ActionResult> =>
+		spec.shape === 'custom' ? await customRequest.call(this, spec, itemIndex) : await ACTIONS[spec.shape].call(this, spec, itemIndex);
 	const parallel = requestsInParallel(this);
 	const continueOnFail = this.continueOnFail();
 	const outcomes: Outcome[] = new Array<Outcome>(items.length);
@@ -60,7 +69,7 @@ export async function route(
 		parallel,
 		async (itemIndex) => {
 			try {
-				outcomes[itemIndex] = { results: await action.call(this, spec, itemIndex) };
+				outcomes[itemIndex] = { results: await action(itemIndex) };
 			} catch (error) {
 				outcomes[itemIndex] = { error };
 				if (!continueOnFail && (firstFailure === undefined || itemIndex < firstFailure)) firstFailure = itemIndex;

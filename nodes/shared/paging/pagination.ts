@@ -47,6 +47,12 @@ export interface PaginateOptions {
 	parallel?: number;
 	/** What a rejected page's error explains (a collection read's filter and sort). */
 	explain?: Explain;
+	/**
+	 * The first page, already read without page parameters (a Custom Request learns only from the
+	 * answer whether its path is a collection). Paging goes on from page 2 by page number, with
+	 * pages the size of this one.
+	 */
+	firstPage?: Document;
 }
 
 type KeysetDirection = 'ascending' | 'descending';
@@ -103,12 +109,14 @@ async function fetchPage(context: RequestContext, options: PaginateOptions, quer
 	return { document, resources, ids: idsOf(resources), hasMore };
 }
 
-/** What one page-after-page read has done so far (a parallel read hands over to it this way). */
+/** What one page-after-page read has done so far (a parallel read or a first page hands over to it this way). */
 interface SequentialStart {
 	delivered: number;
 	lastId?: string;
 	previousIds?: string;
 	pages: number;
+	/** The size of the pages read so far, when the service chose it (page-number offsets depend on it). */
+	pageSize?: number;
 }
 
 async function sequential(
@@ -121,7 +129,7 @@ async function sequential(
 	let { delivered, lastId, previousIds } = start;
 	let pageNumber = start.pages + 1;
 	// Offsets of page[number] paging depend on a constant page size.
-	const fixedPageSize = Math.min(options.limit ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+	const fixedPageSize = start.pageSize ?? Math.min(options.limit ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
 
 	for (let page = start.pages; page < MAX_PAGES; page++) {
 		const remaining = options.limit === undefined ? Infinity : options.limit - delivered;
@@ -158,11 +166,26 @@ async function sequential(
 }
 
 export async function paginate(this: RequestContext, options: PaginateOptions): Promise<number> {
+	if (options.firstPage !== undefined) return await afterFirstPage(this, options, options.firstPage);
 	const direction = keysetDirection(options.query?.sort, options.supportsFilter);
 	if (direction === undefined || (options.parallel ?? 1) <= 1) {
 		return await sequential(this, options, direction, { delivered: 0, pages: 0 });
 	}
 	return await parallelKeyset(this, options, direction, options.parallel ?? 1);
+}
+
+/** A first page read by the caller: delivered as any page, then the read goes on page after page. */
+async function afterFirstPage(context: RequestContext, options: PaginateOptions, document: Document): Promise<number> {
+	if (!Array.isArray(document.data)) {
+		throw apiError(context.getNode(), 'notACollection', { path: options.path, data: document.data }, { itemIndex: options.itemIndex });
+	}
+	const resources = primaryResources(document);
+	const kept = options.limit !== undefined && resources.length > options.limit ? resources.slice(0, options.limit) : resources;
+	if (kept.length > 0) await options.onPage({ ...document, data: kept });
+	const hasMore = typeof document.links?.next === 'string' && document.links.next !== '';
+	if (!hasMore || resources.length === 0 || (options.limit !== undefined && kept.length >= options.limit)) return kept.length;
+	const ids = idsOf(resources);
+	return await sequential(context, options, undefined, { delivered: kept.length, previousIds: ids.join(','), pages: 1, pageSize: resources.length });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import { pathParameters } from '../../service/catalogue';
 import type { Document } from '../../service/jsonapi';
 import { flatten, rawResources } from '../../service/jsonapi';
 import { idParameterLabel } from '../../description/locators';
+import { invalidParameter } from '../../errors/factory';
 import { parseId } from '../../input/values';
 
 export type ActionContext = IExecuteFunctions;
@@ -33,4 +34,17 @@ export function resolvePath(context: ActionContext, spec: OperationSpec, itemInd
 export function readOutput(context: ActionContext, document: Document, itemIndex: number): IDataObject[] {
 	const simplify = context.getNodeParameter('simplify', itemIndex, true) as boolean;
 	return simplify ? flatten(document) : rawResources(document);
+}
+
+/**
+ * How many records a collection read returns: undefined for Return All, else Limit (checked).
+ * `returnAllDefault` is the Return All default of the operation (true for a deal's notes).
+ */
+export function collectionLimit(context: ActionContext, itemIndex: number, returnAllDefault: boolean): number | undefined {
+	if (context.getNodeParameter('returnAll', itemIndex, returnAllDefault) as boolean) return undefined;
+	const value = context.getNodeParameter('limit', itemIndex, 50) as unknown;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+		throw invalidParameter(context.getNode(), 'Limit', `must be a whole number of at least 1; got ${JSON.stringify(value)}`, itemIndex);
+	}
+	return value;
 }
