@@ -58,6 +58,7 @@ import {
 	triggerWorkflow,
 } from './workflows';
 import { checkCredentialEdit } from './credential-edit';
+import { checkCustomApiCall, checkCustomApiCallEditor, customApiCallWorkflow, httpRequestNodeVersion } from './custom-api-call';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 
 const timings = new Timings();
@@ -282,6 +283,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			triggerWorkflow(sink.url, credential),
 			mcpWorkflow(credential),
 			transitionWorkflow(transitionSink.url, credential),
+			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install)),
 		];
 		const importDir = join(workDir, 'import');
 		mkdirSync(importDir);
@@ -356,6 +358,10 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		}
 		checkOperations(sandbox, failures.cases, errorsRun.run, errorsRun.stdout + errorsRun.stderr, 'errors', 0);
 
+		// --- Custom API Call (scripts/e2e/custom-api-call.ts) ------------------------------------
+		console.log('\nCustom API Call (the HTTP Request node with the credential) and Custom Request');
+		await timings.step('n8n execute: Custom API Call and Custom Request', () => checkCustomApiCall(n8n, sandbox, record));
+
 		// --- a failure ------------------------------------------------------------------------
 		console.log('\nA failing request without Continue On Fail');
 		sandbox.clearLog();
@@ -393,6 +399,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			await timings.step('trigger: Fetch Test Event (manual run over REST)', () => checkManualFetch(port, sandbox, sink.received));
 			await timings.step('trigger: Deal Status Changed over several polls', () => checkTransitions(n8n, sandbox, transitionSink.received, transitionBaseline));
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
+			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
 			console.log('\nAI agents (MCP Server Trigger, MCP client)');
 			await timings.step('mcp: tools/list and tools/call', () => checkMcp(port, sandbox, record));
 			const errorProblems = await timings.step('Error Trigger: a 404, a 403 and a bad parameter', () => checkErrorWorkflow(port, sandbox, errorScenario));

@@ -349,6 +349,21 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 			expect((await request(store)).error).toBeUndefined();
 			expect(kinds(sb.requests)).toEqual(['api 200']);
 		});
+
+		it('a token stored with its time as a number (which n8n 1.x cannot list in the editor) is replaced once, and stored with text times', async () => {
+			const current = storeFor(sandboxCredential(sb));
+			expect((await request(current)).error).toBeUndefined();
+			const stored = current.firstOfType(TYPE)?.data ?? {};
+			const store = storeFor({ ...stored, accessTokenFetchedAt: Number(stored.accessTokenFetchedAt), accessTokenExpiresAt: '' });
+			sb.clearLog();
+			expect((await request(store)).error).toBeUndefined();
+			expect(kinds(sb.requests)).toEqual(['token 200', 'api 200']);
+			const renewed = store.firstOfType(TYPE)?.data;
+			expect([typeof renewed?.accessTokenFetchedAt, typeof renewed?.accessTokenExpiresAt]).toEqual(['string', 'string']);
+			sb.clearLog();
+			expect((await request(store)).error).toBeUndefined();
+			expect(kinds(sb.requests)).toEqual(['api 200']);
+		});
 	});
 
 	describe('token failures inside a workflow', () => {
