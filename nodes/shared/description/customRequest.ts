@@ -76,7 +76,7 @@ export function customRequestProperties(): INodeProperties[] {
 			type: 'json',
 			required: true,
 			default: BODY_TEMPLATE,
-			description: 'A JSON:API document: {"data": {"type", "id" (PATCH), "attributes", "relationships"}}. Sent as application/vnd.api+json.',
+			description: 'A JSON:API document: "data" holds the resource\'s type, attributes and relationships (on PATCH also its ID, as text). Sent with the JSON:API media type.',
 			displayOptions: show({ method: [...METHODS_WITH_BODY] }),
 		},
 	];

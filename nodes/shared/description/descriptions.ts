@@ -152,15 +152,17 @@ function getByIdProperties(spec: OperationSpec): INodeProperties[] {
 
 /** Return All and Limit of a collection read shown for `display` (the tool's own Limit is added by withAgentLimit). */
 function pagingProperties(display: IDisplayOptions, returnAllDefault: boolean): INodeProperties[] {
+	const returnAll: INodeProperties = {
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: display,
+	};
+	if (returnAllDefault) returnAll.default = true;
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: returnAllDefault,
-			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: display,
-		},
+		returnAll,
 		{
 			displayName: 'Limit',
 			name: 'limit',
