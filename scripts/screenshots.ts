@@ -8,6 +8,9 @@
  *   npm run dev -- --fresh &                         # n8n on :5678 with the sandbox credential
  *   npx ts-node --transpile-only scripts/screenshots.ts [--url http://localhost:5678] [--only 2,4]
  *
+ * Shot 8 (the HTTP Request node as a Custom API Call) also prints what the node's Credential Type list
+ * offers for "Loan", so the README's claim that it lists Loan CRM OAuth2 API is seen in the editor.
+ *
  * PLAYWRIGHT_CORE (default /tmp/shots/node_modules/playwright-core) and CHROMIUM
  * (default /usr/bin/chromium) point at the tools. Writes docs/screenshots/*.png (1440x900, light
  * theme). Each run creates its own workflows in the editor, so use a throw-away (--fresh) instance.
@@ -16,6 +19,8 @@ import { mkdirSync } from 'fs';
 import { createRequire } from 'module';
 import { join, resolve } from 'path';
 
+import { httpRequestNodeVersion } from './e2e/custom-api-call';
+import { N8N_VERSION, cacheDir } from './e2e/install';
 import { DEV_OWNER } from './e2e/n8n';
 
 function arg(name: string): string | undefined {
@@ -218,6 +223,36 @@ const WORKFLOWS = {
 	},
 };
 
+/**
+ * Custom API Call: n8n's HTTP Request node set up as the README says (Predefined Credential Type →
+ * Loan CRM OAuth2 API, Response Format JSON), reading an endpoint outside the 20 operations. The
+ * sandbox's address is read from the credential, since the node cannot take it from there.
+ */
+function customApiCallWorkflow(baseUrl: string, httpVersion: number) {
+	return {
+		name: 'Custom API Call: list integrations',
+		nodes: [
+			manualTrigger(),
+			{
+				id: 'f0000000-0000-4000-8000-000000000001',
+				name: 'List integrations',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: httpVersion,
+				position: [260, 0],
+				parameters: {
+					method: 'GET',
+					url: `${baseUrl}/jsonapi/integrations`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'loanCrmOAuth2Api',
+					options: { response: { response: { responseFormat: 'json' } } },
+				},
+				credentials: CREDENTIAL,
+			},
+		],
+		connections: { [manualTrigger().name]: { main: [[{ node: 'List integrations', type: 'main', index: 0 }]] } },
+	};
+}
+
 // --- Editor helpers -------------------------------------------------------------------------------
 
 async function rest(page: Page, method: string, path: string, body?: unknown): Promise<any> {
@@ -356,6 +391,26 @@ async function main(): Promise<void> {
 			await page.waitForSelector('.el-select-dropdown:visible, .el-popper:visible .el-select-dropdown__item', { timeout: 10_000 });
 			await page.waitForTimeout(500);
 			await shot(page, '7-condition-value-picker.png');
+		}
+		if (want(8)) {
+			// The HTTP Request node with the Loan CRM credential, run: the parsed JSON:API document.
+			const credential = await rest(page, 'GET', `/credentials/${CREDENTIAL.loanCrmOAuth2Api.id}?includeData=true`);
+			// The version a new HTTP Request node gets in `npm run dev`'s n8n.
+			const httpVersion = httpRequestNodeVersion(join(cacheDir(), `n8n-${N8N_VERSION}`));
+			await openWorkflow(page, await createWorkflow(page, customApiCallWorkflow(String(credential.data.baseUrl).replace(/\/+$/, ''), httpVersion)));
+			await openNode(page, 'List integrations');
+			await page.click('[data-test-id="node-execute-button"]');
+			await page.waitForSelector('[data-test-id="output-panel"] [data-test-id="node-run-status-success"]', { timeout: 60_000 });
+			await page.click('[data-test-id="output-panel"] [data-test-id="radio-button-json"]').catch(() => undefined);
+			await settle(page, 1000);
+			await shot(page, '8-custom-api-call.png');
+			// What the Credential Type list offers for "Loan" (the README says it is listed).
+			await page.click('[data-test-id="ndv"] [data-test-id="parameter-input-nodeCredentialType"]');
+			await page.keyboard.type('Loan', { delay: 60 });
+			await page.waitForTimeout(1000);
+			const offered = await page.$$eval('.el-select-dropdown__item:visible, .el-popper:visible li', (items: Element[]) => items.map((item) => (item.textContent ?? '').trim()).filter((text) => text !== ''));
+			console.log(`HTTP Request → Predefined Credential Type, typing "Loan" offers: ${JSON.stringify(offered)}`);
+			await page.keyboard.press('Escape');
 		}
 		// Last: widening the output panel is remembered by the editor for later node panels.
 		if (want(4)) {

@@ -283,7 +283,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			triggerWorkflow(sink.url, credential),
 			mcpWorkflow(credential),
 			transitionWorkflow(transitionSink.url, credential),
-			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install)),
+			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
 		const importDir = join(workDir, 'import');
 		mkdirSync(importDir);

@@ -51,7 +51,7 @@ interface HttpOptions {
 
 /** The HTTP Request node's parameters as the editor saves them for a Custom API Call. */
 function http(method: string, path: string, options: HttpOptions = {}): INodeParameters {
-	const nodeOptions: IDataObject = {};
+	const nodeOptions: INodeParameters = {};
 	if (options.json !== false) nodeOptions.response = { response: { responseFormat: 'json' } };
 	if (options.timeoutMs !== undefined) nodeOptions.timeout = options.timeoutMs;
 	const parameters: INodeParameters = {
@@ -206,7 +206,7 @@ describe('Custom API Call: only a rejected token is renewed; nothing else is rep
 		const result = await runHttp(store, http('POST', '/deal-notes', { body: noteDocument('Fails with 500') }));
 
 		expect(sequence()).toEqual(['POST /jsonapi/deal-notes 500', 'check 200']);
-		expect(result.error?.httpCode).toBe('500');
+		expect((result.error as { httpCode?: string } | undefined)?.httpCode).toBe('500');
 		expect(result.error?.description).toBe('The note store is unavailable.');
 		expectNoSecrets(result.run);
 	});
