@@ -278,13 +278,16 @@ function isOverride(request: LoggedRequest): boolean {
  */
 export async function checkCustomApiCallEditor(port: number, credential: CredentialRef, record: RecordCheck): Promise<void> {
 	const problems: string[] = [];
+	const rest = new N8nRest(`http://127.0.0.1:${port}`);
+	await rest.ownerSession();
+	// n8n 2.41 serves the editor's type files to a signed-in user only.
 	const types = async (file: string): Promise<Array<{ name: string; [key: string]: unknown }>> => {
-		const response = await fetch(`http://127.0.0.1:${port}/types/${file}`);
+		const response = await rest.editorFile(`/types/${file}`);
 		if (response.status !== 200) {
 			problems.push(`/types/${file} answered ${response.status}`);
 			return [];
 		}
-		return (await response.json()) as Array<{ name: string; [key: string]: unknown }>;
+		return JSON.parse(response.text) as Array<{ name: string; [key: string]: unknown }>;
 	};
 	const credentialType = (await types('credentials.json')).find((entry) => entry.name === CREDENTIAL_TYPE);
 	if (credentialType === undefined) problems.push(`/types/credentials.json has no ${CREDENTIAL_TYPE}`);
@@ -303,8 +306,6 @@ export async function checkCustomApiCallEditor(port: number, credential: Credent
 	}
 	record("editor: the HTTP Request node's Predefined Credential Type list can offer Loan CRM OAuth2 API; n8n adds Custom API Call to the action nodes", problems);
 
-	const rest = new N8nRest(`http://127.0.0.1:${port}`);
-	await rest.ownerSession();
 	const list = await rest.request('GET', '/credentials?includeScopes=true&includeData=true');
 	const entry = ((list.json as { data?: Array<{ id: string; data?: IDataObject }> } | undefined)?.data ?? []).find((item) => item.id === credential.id);
 	record('editor: the credential list the editor loads at start answers while a token is stored', [
