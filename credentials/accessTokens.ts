@@ -203,8 +203,8 @@ function forgetExpired(): void {
 // ---------------------------------------------------------------------------------------------
 // What the process knows about tokens it has seen, keyed by a digest of the token.
 
-/** How long a rejected token is remembered when its expiry is not known. */
-const REJECTED_MEMORY_MS = 60 * 60_000;
+/** How long what is known of a token (rejected, or accepted by a check) is kept when its expiry is not known. */
+const TOKEN_FACT_MEMORY_MS = 60 * 60_000;
 
 /** Tokens the service answered 401, with when they can be forgotten (their expiry). */
 const rejected = new Map<string, number>();
@@ -219,7 +219,7 @@ function tokenDigest(token: string): string {
 function forgetOldTokenFacts(now: number): void {
 	for (const [digest, until] of rejected) if (now >= until) rejected.delete(digest);
 	for (const [digest, list] of checks) {
-		const recent = list.filter((check) => now - check.startedAt < REJECTED_MEMORY_MS);
+		const recent = list.filter((check) => now - check.startedAt < TOKEN_FACT_MEMORY_MS);
 		if (recent.length === 0) checks.delete(digest);
 		else checks.set(digest, recent);
 	}
@@ -230,7 +230,7 @@ export function rememberRejectedToken(token: string, expiresAt?: number): void {
 	if (token === '') return;
 	const now = Date.now();
 	forgetOldTokenFacts(now);
-	rejected.set(tokenDigest(token), expiresAt !== undefined && expiresAt > now ? expiresAt : now + REJECTED_MEMORY_MS);
+	rejected.set(tokenDigest(token), expiresAt !== undefined && expiresAt > now ? expiresAt : now + TOKEN_FACT_MEMORY_MS);
 }
 
 /** Whether the service has rejected this token (401) in this process. */

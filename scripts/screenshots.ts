@@ -411,6 +411,18 @@ async function main(): Promise<void> {
 			const offered = await page.$$eval('.el-select-dropdown__item:visible, .el-popper:visible li', (items: Element[]) => items.map((item) => (item.textContent ?? '').trim()).filter((text) => text !== ''));
 			console.log(`HTTP Request → Predefined Credential Type, typing "Loan" offers: ${JSON.stringify(offered)}`);
 			await page.keyboard.press('Escape');
+			await page.keyboard.press('Escape');
+			// The nodes panel's actions of Loan CRM Deals: does n8n show its "make a custom API call" link?
+			await settle(page, 800);
+			await page.keyboard.press('Tab');
+			await page.waitForSelector('[data-test-id="node-creator"]', { timeout: 15_000 });
+			await page.keyboard.type('Loan CRM Deals', { delay: 50 });
+			await settle(page, 1200);
+			await page.locator('[data-test-id="node-creator"]').getByText('Loan CRM Deals', { exact: true }).first().click();
+			await settle(page, 1500);
+			const panel = (await page.$eval('[data-test-id="node-creator"]', (element: HTMLElement) => element.innerText)).replace(/\s+/g, ' ');
+			console.log(`Nodes panel, Loan CRM Deals: ${/custom .*api call/i.test(panel) ? 'shows' : 'does not show'} a custom API call link (${panel.slice(0, 300)} …)`);
+			await page.keyboard.press('Escape');
 		}
 		// Last: widening the output panel is remembered by the editor for later node panels.
 		if (want(4)) {
