@@ -393,35 +393,40 @@ async function main(): Promise<void> {
 			await shot(page, '7-condition-value-picker.png');
 		}
 		if (want(8)) {
-			// The HTTP Request node with the Loan CRM credential, run: the parsed JSON:API document.
+			// The HTTP Request node with the Loan CRM credential, run: the parsed JSON:API document. A
+			// taller window, so Method, URL, the credential and Response Format: JSON all show.
 			const credential = await rest(page, 'GET', `/credentials/${CREDENTIAL.loanCrmOAuth2Api.id}?includeData=true`);
 			// The version a new HTTP Request node gets in `npm run dev`'s n8n.
 			const httpVersion = httpRequestNodeVersion(join(cacheDir(), `n8n-${N8N_VERSION}`));
-			await openWorkflow(page, await createWorkflow(page, customApiCallWorkflow(String(credential.data.baseUrl).replace(/\/+$/, ''), httpVersion)));
+			const workflowId = await createWorkflow(page, customApiCallWorkflow(String(credential.data.baseUrl).replace(/\/+$/, ''), httpVersion));
+			await page.setViewportSize({ width: 1440, height: 1180 });
+			await openWorkflow(page, workflowId);
 			await openNode(page, 'List integrations');
 			await page.click('[data-test-id="node-execute-button"]');
 			await page.waitForSelector('[data-test-id="output-panel"] [data-test-id="node-run-status-success"]', { timeout: 60_000 });
 			await page.click('[data-test-id="output-panel"] [data-test-id="radio-button-json"]').catch(() => undefined);
 			await settle(page, 1000);
 			await shot(page, '8-custom-api-call.png');
-			// What the Credential Type list offers for "Loan" (the README says it is listed).
-			await page.click('[data-test-id="ndv"] [data-test-id="parameter-input-nodeCredentialType"]');
+			await page.setViewportSize({ width: 1440, height: 900 });
+			// What the Credential Type list offers for "Loan" (the README says it lists the credential).
+			await page.click('[data-test-id="ndv"] [data-test-id="parameter-input-nodeCredentialType"] input');
 			await page.keyboard.type('Loan', { delay: 60 });
 			await page.waitForTimeout(1000);
-			const offered = await page.$$eval('.el-select-dropdown__item:visible, .el-popper:visible li', (items: Element[]) => items.map((item) => (item.textContent ?? '').trim()).filter((text) => text !== ''));
+			const offered = await page.$$eval('.el-select-dropdown__item, [role="option"]', (items: HTMLElement[]) =>
+				items.filter((item) => item.offsetParent !== null).map((item) => (item.textContent ?? '').trim()),
+			);
 			console.log(`HTTP Request → Predefined Credential Type, typing "Loan" offers: ${JSON.stringify(offered)}`);
-			await page.keyboard.press('Escape');
-			await page.keyboard.press('Escape');
-			// The nodes panel's actions of Loan CRM Deals: does n8n show its "make a custom API call" link?
-			await settle(page, 800);
-			await page.keyboard.press('Tab');
+			// The nodes panel's actions of Loan CRM Deals, opened from the node's +: does n8n show its
+			// "make a custom API call" link?
+			await openWorkflow(page, workflowId);
+			await page.click('[data-test-id="canvas-handle-plus"]');
 			await page.waitForSelector('[data-test-id="node-creator"]', { timeout: 15_000 });
 			await page.keyboard.type('Loan CRM Deals', { delay: 50 });
 			await settle(page, 1200);
 			await page.locator('[data-test-id="node-creator"]').getByText('Loan CRM Deals', { exact: true }).first().click();
 			await settle(page, 1500);
 			const panel = (await page.$eval('[data-test-id="node-creator"]', (element: HTMLElement) => element.innerText)).replace(/\s+/g, ' ');
-			console.log(`Nodes panel, Loan CRM Deals: ${/custom .*api call/i.test(panel) ? 'shows' : 'does not show'} a custom API call link (${panel.slice(0, 300)} …)`);
+			console.log(`Nodes panel, Loan CRM Deals: ${/custom .*api call/i.test(panel) ? 'shows' : 'does not show'} a custom API call link (${panel.slice(0, 200)} …)`);
 			await page.keyboard.press('Escape');
 		}
 		// Last: widening the output panel is remembered by the editor for later node panels.
