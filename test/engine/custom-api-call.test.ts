@@ -211,6 +211,21 @@ describe('Custom API Call: only a rejected token is renewed; nothing else is rep
 		expectNoSecrets(result.run);
 	});
 
+	it("a 403 and a 422 show the service's errors[].detail, are sent once and ask for no token; no token or secret in the error", async () => {
+		const store = freshStore();
+		await runPackageNode(store);
+		sandbox.clearLog();
+		sandbox.injectFault({ method: 'GET', path: '/jsonapi/integrations' }, { status: 403, body: { errors: [{ status: '403', title: 'Access is denied.', detail: 'The access token lacks the scope api.integrations.search.' }] } }, 1);
+		const forbidden = await runHttp(store, http('GET', '/integrations'));
+		sandbox.injectFault({ method: 'POST', path: '/jsonapi/deal-notes' }, { status: 422, body: { errors: [{ status: '422', title: 'Input validation failed.', detail: 'The Title field is required.', source: { pointer: '/data/attributes/title' } }] } }, 1);
+		const invalid = await runHttp(store, http('POST', '/deal-notes', { body: noteDocument('') }));
+
+		expect(forbidden.error?.description).toBe('The access token lacks the scope api.integrations.search.');
+		expect(invalid.error?.description).toBe('The Title field is required.');
+		expect(sequence()).toEqual(['GET /jsonapi/integrations 403', 'check 200', 'POST /jsonapi/deal-notes 422', 'check 200']);
+		expectNoSecrets([forbidden.run, invalid.run]);
+	});
+
 	it('a GET answered 404, a POST that timed out and a POST whose connection dropped: each sent once, no new token', async () => {
 		const store = freshStore();
 		await runPackageNode(store);
