@@ -1,7 +1,8 @@
 /*
- * Where the Loan CRM credential's access tokens come from, shared within one n8n process.
+ * Where the Loan CRM credential's access tokens come from, shared within one n8n process, and what
+ * the process knows about the tokens it has seen.
  *
- * n8n calls `preAuthentication` once per request that met a 401, with no lock: 50 executions on a
+ * n8n calls `preAuthentication` once per request that failed, with no lock: 50 executions on a
  * worker (or parallel item requests) that find the stored token expired would each fetch their own.
  * Here they share one fetch. Entries are keyed by a fingerprint (SHA-256) of every value the user
  * entered, so a token only ever goes to a caller with exactly the values it was fetched with; the
@@ -9,11 +10,18 @@
  *
  * A caller gets, in this order:
  *   1. the most recently fetched token, if the caller holds a token for the same values that is
- *      older than it and different from it (that older token is what the service just rejected);
+ *      older than it and different from it (that older token is what the service just rejected),
+ *      and it is not itself due for renewal;
  *   2. the token of a fetch for the same values already under way;
  *   3. a token of its own fetch, which later callers then share.
  * A token the caller holds is never handed back, so a token the service just rejected is never
  * reused; a failed fetch is shared by the callers waiting for it and then forgotten.
+ *
+ * Besides, by a digest of the token (never the token itself):
+ *   - tokens the service rejected (401), so no request is signed with them again and no check is
+ *     spent on them (`rememberRejectedToken`, `isRejectedToken`);
+ *   - the check whether the service still accepts a token, shared by the callers that failed with
+ *     it at about the same time (`tokenStillAccepted`).
  */
 import { createHash } from 'crypto';
 
@@ -37,6 +45,22 @@ export interface HeldToken {
 	fingerprint: string;
 	/** When it was fetched; 0 when unknown. */
 	fetchedAt: number;
+	/** When the service said it expires; undefined when it did not say (or the token predates this field). */
+	expiresAt?: number;
+}
+
+/**
+ * How long before its expiry a token is renewed: a minute, so a request signed with it cannot meet
+ * the expiry on its way (a slow write included), or half the token's lifetime for short-lived
+ * tokens, so a token is always used for a while.
+ */
+export const RENEW_BEFORE_EXPIRY_MS = 60_000;
+
+/** Whether a token should be renewed before it signs another request (its expiry is near or past). */
+export function renewalDue(token: { fetchedAt: number; expiresAt?: number }, now = Date.now()): boolean {
+	if (token.expiresAt === undefined) return false;
+	const lifetime = Math.max(0, token.expiresAt - token.fetchedAt);
+	return now >= token.expiresAt - Math.min(RENEW_BEFORE_EXPIRY_MS, lifetime / 2);
 }
 
 interface Entry {
@@ -75,13 +99,34 @@ export function normalisedScope(scope: unknown): string {
 		.join(' ');
 }
 
+/** A stored time (ms since the epoch, stored as text): the number, or undefined when absent or unreadable. */
+function storedTime(value: unknown): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const time = Number(value);
+	return Number.isFinite(time) && time > 0 ? time : undefined;
+}
+
 /** The token the stored credential holds, as `preAuthentication` receives it. */
 export function heldToken(credentials: ICredentialDataDecryptedObject): HeldToken {
-	const fetchedAt = Number(credentials.accessTokenFetchedAt);
 	return {
 		accessToken: typeof credentials.accessToken === 'string' ? credentials.accessToken : '',
 		fingerprint: typeof credentials.accessTokenFingerprint === 'string' ? credentials.accessTokenFingerprint : '',
-		fetchedAt: Number.isFinite(fetchedAt) ? fetchedAt : 0,
+		fetchedAt: storedTime(credentials.accessTokenFetchedAt) ?? 0,
+		expiresAt: storedTime(credentials.accessTokenExpiresAt),
+	};
+}
+
+/**
+ * The fields `preAuthentication` stores with a token. Times are stored as text: n8n 1.x's credential
+ * service calls `.startsWith` on every password-typed value when it lists credentials, and a number
+ * there breaks the editor's start ("Init Problem … startsWith is not a function").
+ */
+export function storedTokenFields(fingerprint: string, token: FetchedToken): ICredentialDataDecryptedObject {
+	return {
+		accessToken: token.accessToken,
+		accessTokenFingerprint: fingerprint,
+		accessTokenFetchedAt: String(token.fetchedAt),
+		accessTokenExpiresAt: token.expiresAt === undefined ? '' : String(token.expiresAt),
 	};
 }
 
@@ -111,7 +156,7 @@ export async function sharedAccessToken(
 		latest.accessToken !== held.accessToken &&
 		latest.fetchedAt > held.fetchedAt &&
 		latest.fetchedAt >= entry.notBefore &&
-		!hasExpired(latest, now)
+		!renewalDue(latest, now)
 	) {
 		return latest;
 	}
@@ -153,4 +198,68 @@ function forgetExpired(): void {
 		if (entry.latest !== undefined && hasExpired(entry.latest, now)) entry.latest = undefined;
 		if (entry.latest === undefined && entry.inFlight === undefined && entry.notBefore < now) entries.delete(fingerprint);
 	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the process knows about tokens it has seen, keyed by a digest of the token.
+
+/** How long what is known of a token (rejected, or accepted by a check) is kept when its expiry is not known. */
+const TOKEN_FACT_MEMORY_MS = 60 * 60_000;
+
+/** Tokens the service answered 401, with when they can be forgotten (their expiry). */
+const rejected = new Map<string, number>();
+
+/** Checks under way or done: when each started and what it found (true: the service accepts the token). */
+const checks = new Map<string, Array<{ startedAt: number; accepted: Promise<boolean> }>>();
+
+function tokenDigest(token: string): string {
+	return createHash('sha256').update(token).digest('hex');
+}
+
+function forgetOldTokenFacts(now: number): void {
+	for (const [digest, until] of rejected) if (now >= until) rejected.delete(digest);
+	for (const [digest, list] of checks) {
+		const recent = list.filter((check) => now - check.startedAt < TOKEN_FACT_MEMORY_MS);
+		if (recent.length === 0) checks.delete(digest);
+		else checks.set(digest, recent);
+	}
+}
+
+/** The service answered 401 to a request signed with this token: it is not used again. */
+export function rememberRejectedToken(token: string, expiresAt?: number): void {
+	if (token === '') return;
+	const now = Date.now();
+	forgetOldTokenFacts(now);
+	rejected.set(tokenDigest(token), expiresAt !== undefined && expiresAt > now ? expiresAt : now + TOKEN_FACT_MEMORY_MS);
+}
+
+/** Whether the service has rejected this token (401) in this process. */
+export function isRejectedToken(token: string): boolean {
+	if (token === '') return false;
+	const until = rejected.get(tokenDigest(token));
+	return until !== undefined && Date.now() < until;
+}
+
+/**
+ * Whether the service still accepts a token that signed a request at `signedAt` which then failed:
+ * `check()` asks the service once. A check that started after `signedAt` answers for every request
+ * signed before it (a token the service accepts now was accepted then), so callers that failed at
+ * about the same time share one; a token found rejected is remembered.
+ */
+export async function tokenStillAccepted(token: string, signedAt: number, check: () => Promise<boolean>): Promise<boolean> {
+	if (isRejectedToken(token)) return false;
+	const now = Date.now();
+	forgetOldTokenFacts(now);
+	const digest = tokenDigest(token);
+	const list = checks.get(digest) ?? [];
+	const usable = list.filter((entry) => entry.startedAt >= signedAt).pop();
+	if (usable !== undefined) return await usable.accepted;
+	// No answer at all says nothing against the token: treated as accepted, so nothing is repeated.
+	const accepted = check().catch(() => true).then((answer) => {
+		if (!answer) rememberRejectedToken(token);
+		return answer;
+	});
+	list.push({ startedAt: now, accepted });
+	checks.set(digest, list);
+	return await accepted;
 }

@@ -283,7 +283,8 @@ export const TYPES: Record<string, TypeDef> = {
 			writtenBy: str({ max: 500 }),
 		},
 		rels: {
-			deal: one('deals'),
+			// Set on create only (POST /deal-notes, from the service's public API description).
+			deal: one('deals', { create: true, required: true }),
 		},
 	},
 	'custom-statuses': {
@@ -554,7 +555,21 @@ export const ENDPOINTS: readonly EndpointDef[] = [
 ];
 
 /**
- * Required scope per endpoint, as `"METHOD /jsonapi/path"` → scope. DELETE also accepts the
+ * Endpoints outside the 20 operations, served so the README's Custom API Call / Custom Request
+ * examples can be proven here. They come from the service's public API description (swagger of
+ * `loanmarket/mycrm-api-sample`, `MyCrmSampleClient/swagger.json`: `Integrations_Get`,
+ * `DealNote_Post`), not from the seed, and behave like the endpoints of the same kind.
+ */
+export const PUBLIC_DESCRIPTION_ENDPOINTS: readonly EndpointDef[] = [
+	ep('GET', '/integrations', 'collection', 'integrations', 'search'),
+	ep('POST', '/deal-notes', 'create', 'deal-notes', 'create'),
+];
+
+/** Every endpoint the sandbox serves. */
+export const SERVED_ENDPOINTS: readonly EndpointDef[] = [...ENDPOINTS, ...PUBLIC_DESCRIPTION_ENDPOINTS];
+
+/**
+ * Required scope per endpoint of the 20 operations, as `"METHOD /jsonapi/path"` → scope. DELETE also accepts the
  * `update` action of its resource type.
  */
 export const SCOPE_TABLE: Readonly<Record<string, string>> = Object.fromEntries(

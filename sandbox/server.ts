@@ -12,7 +12,7 @@ import { AttrChain, FilterNode, Operand, compareScalars, evaluate, fieldValue, i
 import { ParsedQuery, QueryFamily, SortKey, costHints, parseQuery, queryForLog } from './query';
 import type { Store } from './store';
 import {
-	ENDPOINTS,
+	SERVED_ENDPOINTS,
 	EndpointDef,
 	MEDIA_TYPE,
 	PRE_SUBMISSION_STATUSES,
@@ -280,7 +280,7 @@ interface RouteMatch {
 
 function route(method: string, segments: string[]): RouteMatch | { allow: string[] } | undefined {
 	// segments exclude the leading 'jsonapi'
-	const candidates = ENDPOINTS.filter((e) => {
+	const candidates = SERVED_ENDPOINTS.filter((e) => {
 		const parts = e.path.split('/').slice(1);
 		if (parts.length !== segments.length) return false;
 		return parts.every((p, i) => p === '{id}' || p === segments[i]);
@@ -311,7 +311,8 @@ export class SandboxServer {
 	countTotals: boolean;
 	latency: false | LatencyConfig = false;
 	beforeHandle?: (request: LoggedRequest) => void;
-	private readonly tokenLifetime: number;
+	/** Lifetime of tokens issued from now on (seconds). */
+	tokenLifetime: number;
 
 	constructor(private readonly options: SandboxOptions) {
 		const sizes = { ...DEFAULT_SIZES, ...(options.sizes ?? {}) };
@@ -1098,6 +1099,20 @@ export class SandboxServer {
 			store.insert(type, rec);
 			return this.created(ctx, type, rec);
 		}
+		if (type === 'deal-notes') {
+			// From the service's public API description (DealNote_Post), not the seed: the note is
+			// written by the acting adviser.
+			this.relatedMustExist(type, doc.relationships);
+			const adviser = this.state.store.get('advisers', adviserId)?.attributes;
+			const writtenBy = adviser ? [adviser.firstName, adviser.lastName].filter((part) => typeof part === 'string' && part !== '').join(' ') : null;
+			const rec: Rec = {
+				id: store.table(type).nextId(),
+				attributes: { title: doc.attributes.title ?? null, detail: doc.attributes.detail ?? null, writtenBy: writtenBy || null },
+				rels: { deal: doc.relationships.deal as number },
+			};
+			store.insert(type, rec);
+			return this.created(ctx, type, rec);
+		}
 		throw apiError(404, 'The requested endpoint does not exist.');
 	}
 
@@ -1182,6 +1197,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		injectFault: (match, fault, times) => server.injectFault(match, fault, times),
 		clearFaults: () => server.clearFaults(),
 		expireAllTokens: () => server.expireAllTokens(),
+		get tokenLifetimeSeconds() {
+			return server.tokenLifetime;
+		},
+		set tokenLifetimeSeconds(seconds: number) {
+			server.tokenLifetime = seconds;
+		},
 		revokeToken: (token) => server.revokeToken(token),
 		setRateLimit: (config) => server.setRateLimit(config),
 		setLatency: (config) => server.setLatency(config),

@@ -324,6 +324,8 @@ export interface Sandbox {
 	clearFaults(): void;
 	expireAllTokens(): void;
 	revokeToken(token: string): void;
+	/** Lifetime of the tokens issued from now on (seconds; `expires_in`); tokens already issued keep theirs. */
+	tokenLifetimeSeconds: number;
 	setRateLimit(cfg: false | RateLimitConfig): void;
 	/** Turn the played network latency on (or off with false) at run time. */
 	setLatency(cfg: false | LatencyConfig): void;

@@ -8,6 +8,9 @@
  *   npm run dev -- --fresh &                         # n8n on :5678 with the sandbox credential (not --lively: the data must stay put)
  *   npx ts-node --transpile-only scripts/screenshots.ts [--url http://localhost:5678] [--only 2,4]
  *
+ * Shot 8 (the HTTP Request node as a Custom API Call) also prints what the node's Credential Type list
+ * offers for "Loan", so the README's claim that it lists Loan CRM OAuth2 API is seen in the editor.
+ *
  * PLAYWRIGHT_CORE (default /tmp/shots/node_modules/playwright-core) and CHROMIUM
  * (default /usr/bin/chromium) point at the tools. Writes docs/screenshots/*.png (1440x900, light
  * theme). Each run creates its own workflows in the editor, so use a throw-away (--fresh) instance.
@@ -16,6 +19,8 @@ import { mkdirSync } from 'fs';
 import { createRequire } from 'module';
 import { join, resolve } from 'path';
 
+import { httpRequestNodeVersion } from './e2e/custom-api-call';
+import { N8N_VERSION, cacheDir } from './e2e/install';
 import { DEV_OWNER } from './e2e/n8n';
 
 function arg(name: string): string | undefined {
@@ -219,6 +224,36 @@ const WORKFLOWS = {
 	},
 };
 
+/**
+ * Custom API Call: n8n's HTTP Request node set up as the README says (Predefined Credential Type →
+ * Loan CRM OAuth2 API, Response Format JSON), reading an endpoint outside the 20 operations. The
+ * sandbox's address is read from the credential, since the node cannot take it from there.
+ */
+function customApiCallWorkflow(baseUrl: string, httpVersion: number) {
+	return {
+		name: 'Custom API Call: list integrations',
+		nodes: [
+			manualTrigger(),
+			{
+				id: 'f0000000-0000-4000-8000-000000000001',
+				name: 'List integrations',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: httpVersion,
+				position: [260, 0],
+				parameters: {
+					method: 'GET',
+					url: `${baseUrl}/jsonapi/integrations`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'loanCrmOAuth2Api',
+					options: { response: { response: { responseFormat: 'json' } } },
+				},
+				credentials: CREDENTIAL,
+			},
+		],
+		connections: { [manualTrigger().name]: { main: [[{ node: 'List integrations', type: 'main', index: 0 }]] } },
+	};
+}
+
 // --- Editor helpers -------------------------------------------------------------------------------
 
 async function rest(page: Page, method: string, path: string, body?: unknown): Promise<any> {
@@ -358,6 +393,43 @@ async function main(): Promise<void> {
 			await page.waitForSelector('.el-select-dropdown:visible, .el-popper:visible .el-select-dropdown__item', { timeout: 10_000 });
 			await page.waitForTimeout(500);
 			await shot(page, '7-condition-value-picker.png');
+		}
+		if (want(8)) {
+			// The HTTP Request node with the Loan CRM credential, run: the parsed JSON:API document. A
+			// taller window, so Method, URL, the credential and Response Format: JSON all show.
+			const credential = await rest(page, 'GET', `/credentials/${CREDENTIAL.loanCrmOAuth2Api.id}?includeData=true`);
+			// The version a new HTTP Request node gets in `npm run dev`'s n8n.
+			const httpVersion = httpRequestNodeVersion(join(cacheDir(), `n8n-${N8N_VERSION}`));
+			const workflowId = await createWorkflow(page, customApiCallWorkflow(String(credential.data.baseUrl).replace(/\/+$/, ''), httpVersion));
+			await page.setViewportSize({ width: 1440, height: 1180 });
+			await openWorkflow(page, workflowId);
+			await openNode(page, 'List integrations');
+			await page.click('[data-test-id="node-execute-button"]');
+			await page.waitForSelector('[data-test-id="output-panel"] [data-test-id="node-run-status-success"]', { timeout: 60_000 });
+			await page.click('[data-test-id="output-panel"] [data-test-id="radio-button-json"]').catch(() => undefined);
+			await settle(page, 1000);
+			await shot(page, '8-custom-api-call.png');
+			await page.setViewportSize({ width: 1440, height: 900 });
+			// What the Credential Type list offers for "Loan" (the README says it lists the credential).
+			await page.click('[data-test-id="ndv"] [data-test-id="parameter-input-nodeCredentialType"] input');
+			await page.keyboard.type('Loan', { delay: 60 });
+			await page.waitForTimeout(1000);
+			const offered = await page.$$eval('.el-select-dropdown__item, [role="option"]', (items: HTMLElement[]) =>
+				items.filter((item) => item.offsetParent !== null).map((item) => (item.textContent ?? '').trim()),
+			);
+			console.log(`HTTP Request → Predefined Credential Type, typing "Loan" offers: ${JSON.stringify(offered)}`);
+			// The nodes panel's actions of Loan CRM Deals, opened from the node's +: does n8n show its
+			// "make a custom API call" link?
+			await openWorkflow(page, workflowId);
+			await page.click('[data-test-id="canvas-handle-plus"]');
+			await page.waitForSelector('[data-test-id="node-creator"]', { timeout: 15_000 });
+			await page.keyboard.type('Loan CRM Deals', { delay: 50 });
+			await settle(page, 1200);
+			await page.locator('[data-test-id="node-creator"]').getByText('Loan CRM Deals', { exact: true }).first().click();
+			await settle(page, 1500);
+			const panel = (await page.$eval('[data-test-id="node-creator"]', (element: HTMLElement) => element.innerText)).replace(/\s+/g, ' ');
+			console.log(`Nodes panel, Loan CRM Deals: ${/custom .*api call/i.test(panel) ? 'shows' : 'does not show'} a custom API call link (${panel.slice(0, 200)} …)`);
+			await page.keyboard.press('Escape');
 		}
 		// Last: widening the output panel is remembered by the editor for later node panels.
 		if (want(4)) {

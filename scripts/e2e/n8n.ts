@@ -393,6 +393,12 @@ export class N8nRest {
 		return { status: response.status, json, text };
 	}
 
+	/** A file the editor loads from outside /rest (e.g. `/types/credentials.json`), with this session. */
+	async editorFile(path: string): Promise<{ status: number; text: string }> {
+		const response = await fetch(`${this.baseUrl}${path}`, { headers: { 'browser-id': this.browserId, ...(this.cookie ? { cookie: this.cookie } : {}) } });
+		return { status: response.status, text: await response.text() };
+	}
+
 	/** Sets up the instance owner (first start) or logs in as it (later starts). */
 	async ownerSession(owner = DEV_OWNER): Promise<'created' | 'logged in'> {
 		const setup = await this.request('POST', '/owner/setup', owner);

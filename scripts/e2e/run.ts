@@ -66,6 +66,7 @@ import {
 import { checkCredentialEdit } from './credential-edit';
 import type { WebFormScenario } from './web-form';
 import { WEB_FORM_N8N_VERSION, WEB_FORM_WORKFLOW_ID, checkWebFormTwice, webFormScenario } from './web-form';
+import { checkCustomApiCall, checkCustomApiCallEditor, customApiCallWorkflow, httpRequestNodeVersion } from './custom-api-call';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 import { loadPackageSource } from '../../harness/package-source';
 
@@ -290,6 +291,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			transitionWorkflow(transitionSink.url, credential),
 			...(webForm ? [webForm.workflow] : []),
 			contactsTriggerWorkflow(contactSink.url, credential),
+			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
 		const importDir = join(workDir, 'import');
 		mkdirSync(importDir);
@@ -364,6 +366,10 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		}
 		checkOperations(sandbox, failures.cases, errorsRun.run, errorsRun.stdout + errorsRun.stderr, 'errors', 0);
 
+		// --- Custom API Call (scripts/e2e/custom-api-call.ts) ------------------------------------
+		console.log('\nCustom API Call (the HTTP Request node with the credential) and Custom Request');
+		await timings.step('n8n execute: Custom API Call and Custom Request', () => checkCustomApiCall(n8n, sandbox, record));
+
 		// --- a failure ------------------------------------------------------------------------
 		console.log('\nA failing request without Continue On Fail');
 		sandbox.clearLog();
@@ -412,6 +418,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 				console.log(`  SKIP    examples/web-form-to-contact.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
 			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
+			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
 			console.log('\nAI agents (MCP Server Trigger, MCP client)');
 			await timings.step('mcp: tools/list and tools/call', () => checkMcp(port, sandbox, record, addedTools));
 			const errorProblems = await timings.step('Error Trigger: a 404, a 403 and a bad parameter', () => checkErrorWorkflow(port, sandbox, errorScenario));

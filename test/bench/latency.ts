@@ -13,7 +13,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CredentialStore, START_NODE_TYPE, defaultRegistry, runNode, runWorkflow, sandboxCredential } from '../../harness';
 import { taskUpdates } from './floor';
-import { HTTP_REQUEST_TYPE, registerHttpRequestNode } from './http-request-node';
+import { HTTP_REQUEST_TYPE, registerHttpRequestNode } from '../../harness/http-request-node';
 import { Control, ConnectionCounter, MemorySampler, maxRssBytes, measured } from './measure';
 import type { RunSample } from './sample';
 import { sampleFrom } from './sample';

@@ -141,17 +141,20 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 			const token = sb.issuedTokens().at(-1);
 			expect(new Set(sb.apiRequests().map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${token}`]));
 			// n8n persisted the token once, into the hidden fields (with a digest of the values it was
-			// fetched with and when), and kept everything else.
+			// fetched with, when, and when it expires: the service's expires_in), and kept everything
+			// else. Times are text: n8n 1.x's credential list calls .startsWith on password-typed values.
 			expect(store.updates).toBe(1);
 			const stored = store.firstOfType(TYPE)?.data;
 			expect(stored).toEqual({
 				...sandboxCredential(sb),
 				accessToken: token,
 				accessTokenFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
-				accessTokenFetchedAt: expect.any(Number),
+				accessTokenFetchedAt: expect.stringMatching(/^\d+$/),
+				accessTokenExpiresAt: expect.stringMatching(/^\d+$/),
 			});
 			expect(Number(stored?.accessTokenFetchedAt)).toBeGreaterThanOrEqual(before);
 			expect(Number(stored?.accessTokenFetchedAt)).toBeLessThanOrEqual(after);
+			expect(Number(stored?.accessTokenExpiresAt) - Number(stored?.accessTokenFetchedAt)).toBe(3600 * 1000);
 		});
 
 		it("sends client id and secret only as HTTP Basic for 'header'", async () => {
@@ -342,6 +345,21 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 			sb.clearLog();
 			expect((await request(store)).error).toBeUndefined();
 			expect(kinds(sb.requests)).toEqual(['token 200', 'api 200']);
+			sb.clearLog();
+			expect((await request(store)).error).toBeUndefined();
+			expect(kinds(sb.requests)).toEqual(['api 200']);
+		});
+
+		it('a token stored with its time as a number (which n8n 1.x cannot list in the editor) is replaced once, and stored with text times', async () => {
+			const current = storeFor(sandboxCredential(sb));
+			expect((await request(current)).error).toBeUndefined();
+			const stored = current.firstOfType(TYPE)?.data ?? {};
+			const store = storeFor({ ...stored, accessTokenFetchedAt: Number(stored.accessTokenFetchedAt), accessTokenExpiresAt: '' });
+			sb.clearLog();
+			expect((await request(store)).error).toBeUndefined();
+			expect(kinds(sb.requests)).toEqual(['token 200', 'api 200']);
+			const renewed = store.firstOfType(TYPE)?.data;
+			expect([typeof renewed?.accessTokenFetchedAt, typeof renewed?.accessTokenExpiresAt]).toEqual(['string', 'string']);
 			sb.clearLog();
 			expect((await request(store)).error).toBeUndefined();
 			expect(kinds(sb.requests)).toEqual(['api 200']);

@@ -248,7 +248,7 @@ describe('CredentialStore (n8n CredentialsHelper logic)', () => {
 	it('applies the function-form authenticate of the package credential', async () => {
 		const store = new CredentialStore();
 		const values = { userId: ' 42 ' };
-		const fetchedWith = { ...values, accessToken: 'T', accessTokenFingerprint: credentialFingerprint(values), accessTokenFetchedAt: 1 };
+		const fetchedWith = { ...values, accessToken: 'T', accessTokenFingerprint: credentialFingerprint(values), accessTokenFetchedAt: '1' };
 		const options = await store.authenticate(fetchedWith, 'loanCrmOAuth2Api', { url: 'http://x', headers: { a: 'b' } });
 		expect(options.headers).toEqual({ a: 'b', Authorization: 'Bearer T', UserId: '42' });
 		// A token fetched with other values is refused the way n8n renews tokens: as a 401.

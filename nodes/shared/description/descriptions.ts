@@ -1,10 +1,11 @@
 /**
  * A node's parameters, derived from its operation catalogue and the resource tables.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { CatalogueDefaults, IfExists, OperationSpec } from '../service/catalogue';
+import type { CatalogueDefaults, CatalogueEntry, IfExists, OperationSpec } from '../service/catalogue';
 import {
+	CUSTOM_REQUEST,
 	IF_EXISTS_DEFAULT,
 	IF_EXISTS_DISPLAY_NAME,
 	IF_EXISTS_PARAMETER,
@@ -19,6 +20,7 @@ import {
 	writeFields,
 } from '../service/catalogue';
 import { conditionsProperty } from './conditions';
+import { customRequestProperties } from './customRequest';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
 import { USER_ID_SOURCE, idOnlyProperty, idParameterLabel, idSourceOf, locatorProperty } from './locators';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
@@ -69,7 +71,7 @@ const REQUEST_OPTIONS: INodeProperties = {
 };
 
 function resourceSelector(
-	operations: readonly OperationSpec[],
+	operations: readonly CatalogueEntry[],
 	descriptions: Record<string, string>,
 	defaults: CatalogueDefaults,
 ): INodeProperties {
@@ -88,7 +90,7 @@ function resourceSelector(
 	};
 }
 
-function operationSelectors(operations: readonly OperationSpec[], defaults: CatalogueDefaults): INodeProperties[] {
+function operationSelectors(operations: readonly CatalogueEntry[], defaults: CatalogueDefaults): INodeProperties[] {
 	const resources = [...new Set(operations.map((spec) => spec.resource))];
 	return resources.map((resource) => {
 		const specs = operations.filter((spec) => spec.resource === resource);
@@ -170,21 +172,18 @@ function getByIdProperties(spec: OperationSpec): Versioned[] {
 	return [{ property: optionsCollection(spec, options(1)), changes: { v1_1: { options: byDisplayName(options(1.1)) } } }];
 }
 
-/** Return All and Limit of a collection read, and for searchable collections the query Options. */
-function getManyProperties(spec: OperationSpec): Versioned[] {
-	const label = RESOURCE_TYPES[spec.type].label;
+/** Return All and Limit of a collection read, shown for `display`. */
+function pagingProperties(display: IDisplayOptions, returnAllDefault: boolean): Versioned[] {
 	const returnAll: INodeProperties = {
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: showFor(spec),
+		displayOptions: display,
 	};
-	// A related collection (a deal's notes) returned every record before Return All existed; saved
-	// workflows, which do not store a value equal to the default, keep doing so.
-	if (spec.shape === 'getRelatedMany') returnAll.default = true;
-	const paging: Versioned[] = [
+	if (returnAllDefault) returnAll.default = true;
+	return [
 		sameInEvery(returnAll),
 		{
 			property: {
@@ -194,12 +193,20 @@ function getManyProperties(spec: OperationSpec): Versioned[] {
 				typeOptions: { minValue: 1 },
 				default: 50,
 				description: 'Max number of results to return',
-				displayOptions: showFor(spec, { returnAll: [false] }),
+				displayOptions: { ...display, show: { ...display.show, returnAll: [false] } },
 			},
 			// A tool's answer stays affordable: 50 deals were ~41,000 characters for a model to read.
-			changes: { v1Tool: { default: AGENT_DEFAULT_LIMIT } },
+			changes: { v1Tool: { default: AGENT_DEFAULT_LIMIT }, v1_1Tool: { default: AGENT_DEFAULT_LIMIT } },
 		},
 	];
+}
+
+/** Return All and Limit of a collection read, and for searchable collections the query Options. */
+function getManyProperties(spec: OperationSpec): Versioned[] {
+	const label = RESOURCE_TYPES[spec.type].label;
+	// A related collection (a deal's notes) returned every record before Return All existed; saved
+	// workflows, which do not store a value equal to the default, keep doing so.
+	const paging = pagingProperties(showFor(spec), spec.shape === 'getRelatedMany');
 	// Related-collection endpoints take no filter, sort or include.
 	if (spec.shape === 'getRelatedMany') return paging;
 	const options = (version: 1 | 1.1): INodeProperties[] => [
@@ -232,9 +239,10 @@ function getManyProperties(spec: OperationSpec): Versioned[] {
 /**
  * Version 1: on, every field flattened; off, the service's JSON:API. Version 1.1: on, the record's
  * summary; off, every field flattened (version 1's default); shown only for types with a summary
- * (the others are flat already and always give every field).
+ * (the others are flat already and always give every field). A Custom Request's records have no
+ * known type: Simplify flattens them in every version.
  */
-function simplifyProperty(spec: OperationSpec): Versioned {
+function simplifyProperty(spec: CatalogueEntry): Versioned {
 	return {
 		property: {
 			displayName: 'Simplify',
@@ -244,7 +252,7 @@ function simplifyProperty(spec: OperationSpec): Versioned {
 			description: 'Whether to return a simplified version of the response instead of the raw data',
 			displayOptions: showFor(spec),
 		},
-		changes: {
+		changes: spec.shape === 'custom' ? {} : {
 			v1_1: hasSummary(spec.type)
 				? {
 						description: `Whether to return only the fields people and agents look at first (for a ${RESOURCE_TYPES[spec.type].label}: name, status, amounts, key dates, lender), flat, one table row per record. Off returns every field, nested ones included; Options → Fields picks others.`,
@@ -294,6 +302,17 @@ function ifExistsProperty(spec: OperationSpec): INodeProperties {
 			`Except with Create Another, each output item has ${OUTCOME_FIELD}: created or found.`,
 		displayOptions: showFor(spec),
 	};
+}
+
+/**
+ * Custom Request, which every action node lists after its own operations: its own parameters, and
+ * for a GET the paging of every collection read; Simplify for every answer with records.
+ */
+function customRequestEntry(): INodeProperties[] {
+	return [
+		...customRequestProperties(),
+		...[...pagingProperties(showFor(CUSTOM_REQUEST, { method: ['GET'] }), false), simplifyProperty(CUSTOM_REQUEST)].flatMap(({ property, changes = {} }) => forVersions(property, changes)),
+	];
 }
 
 function writeProperties(spec: OperationSpec): INodeProperties[] {
@@ -346,9 +365,11 @@ export function buildProperties(
 	resourceDescriptions: Record<string, string>,
 	defaults: CatalogueDefaults,
 ): INodeProperties[] {
+	const entries: readonly CatalogueEntry[] = [...operations, CUSTOM_REQUEST];
+	const entryDefaults: CatalogueDefaults = { ...defaults, operations: { ...defaults.operations, [CUSTOM_REQUEST.resource]: CUSTOM_REQUEST.operation } };
 	const properties: INodeProperties[] = [
-		resourceSelector(operations, resourceDescriptions, defaults),
-		...operationSelectors(operations, defaults),
+		resourceSelector(entries, { ...resourceDescriptions, [CUSTOM_REQUEST.resource]: CUSTOM_REQUEST.resourceDescription }, entryDefaults),
+		...operationSelectors(entries, entryDefaults),
 		...agentProperties(operations),
 	];
 	for (const spec of operations) {
@@ -359,6 +380,7 @@ export function buildProperties(
 		if (READ_SHAPES.has(spec.shape)) entries.push(simplifyProperty(spec));
 		properties.push(...versioned(spec, entries));
 	}
+	properties.push(...customRequestEntry());
 	properties.push(REQUEST_OPTIONS);
 	return properties;
 }

@@ -53,6 +53,12 @@ const OPERATION_ERRORS = {
 	unknownOperation: ({ resource, operation }: { resource: string; operation: string }): Made => ({
 		message: `The operation "${operation}" is not known for resource "${resource}"`,
 	}),
+	/** n8n's "Custom API Call" entry, which the editor adds to our Resource and Operation lists, was saved and run. */
+	customApiCall: (): Made => ({
+		message: 'Custom API Call runs in n8n\'s HTTP Request node, not in this node',
+		description:
+			'Add an HTTP Request node with Authentication "Predefined Credential Type" and Credential Type "Loan CRM OAuth2 API" (the credential adds the token, UserId and media types), or choose Resource "Custom Request" in this node, the safe choice for writes. The README\'s Custom API Call section has both.',
+	}),
 	baseUrlNotHttp: ({ baseUrl }: { baseUrl: string }): Made => ({
 		message: `The credential's Base URL "${baseUrl.slice(0, 100)}" is not an http(s) URL`,
 		description: 'Enter the service address issued at onboarding, e.g. https://api.example.com (without /jsonapi).',

@@ -10,7 +10,9 @@ import { ACTIONS } from './actions';
 import type { ActionResult } from './actions/common';
 import { resolvePath } from './actions/common';
 import { matchKeyOf } from './actions/write';
-import type { OperationSpec } from '../service/catalogue';
+import { customRecordKey, execute as customRequest } from './actions/customRequest';
+import type { CatalogueEntry, OperationSpec } from '../service/catalogue';
+import { CUSTOM_REQUEST, N8N_CUSTOM_API_CALL } from '../service/catalogue';
 import { forEachIndex } from '../requests/parallel';
 import { requestsInParallel } from './requestOptions';
 import { agentOutputShaper } from './toolOutput';
@@ -29,7 +31,9 @@ function errorItem(error: unknown): IDataObject {
  * Exists), so a later one finds what an earlier one created. Other creates make new records and
  * reads change nothing, so they need no order.
  */
-function orderingKey(context: IExecuteFunctions, spec: OperationSpec, itemIndex: number): string | undefined {
+function orderingKey(context: IExecuteFunctions, spec: CatalogueEntry, itemIndex: number): string | undefined {
+	// A Custom Request that writes: its method and path (customRequest.ts).
+	if (spec.shape === 'custom') return customRecordKey(context, itemIndex);
 	try {
 		if (spec.shape === 'update' || spec.shape === 'delete') return `record ${resolvePath(context, spec, itemIndex).path}`;
 		const match = matchKeyOf(context, spec, itemIndex);
@@ -48,12 +52,18 @@ export async function route(
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
+	// n8n's own entry in the Resource and Operation lists; as the Resource no Operation is shown.
+	if (resource === N8N_CUSTOM_API_CALL) throw operationError(this.getNode(), 'customApiCall', undefined);
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const spec = operations.find((entry) => entry.resource === resource && entry.operation === operation);
+	if (operation === N8N_CUSTOM_API_CALL) throw operationError(this.getNode(), 'customApiCall', undefined);
+	// Every action node lists Custom Request after its own operations.
+	const entries: readonly CatalogueEntry[] = [...operations, CUSTOM_REQUEST];
+	const spec = entries.find((entry) => entry.resource === resource && entry.operation === operation);
 	if (spec === undefined) {
 		throw operationError(this.getNode(), 'unknownOperation', { resource, operation });
 	}
-	const action = ACTIONS[spec.shape];
+	const action = async (itemIndex: number): Promise<ActionResult> =>
+		spec.shape === 'custom' ? await customRequest.call(this, spec, itemIndex) : await ACTIONS[spec.shape].call(this, spec, itemIndex);
 	const parallel = requestsInParallel(this);
 	const continueOnFail = this.continueOnFail();
 	const outcomes: Outcome[] = new Array<Outcome>(items.length);
@@ -64,7 +74,7 @@ export async function route(
 		parallel,
 		async (itemIndex) => {
 			try {
-				outcomes[itemIndex] = { results: await action.call(this, spec, itemIndex) };
+				outcomes[itemIndex] = { results: await action(itemIndex) };
 			} catch (error) {
 				outcomes[itemIndex] = { error };
 				if (!continueOnFail && (firstFailure === undefined || itemIndex < firstFailure)) firstFailure = itemIndex;

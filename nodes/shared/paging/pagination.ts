@@ -64,6 +64,12 @@ export interface PaginateOptions {
 	keysetAttribute?: string;
 	/** Most requests the read may send; it then stops (not `exhausted`). Undefined: no bound. */
 	maxRequests?: number;
+	/**
+	 * The first page, already read without page parameters (a Custom Request learns only from the
+	 * answer whether its path is a collection). Paging goes on from page 2 by page number, with
+	 * pages the size of this one.
+	 */
+	firstPage?: Document;
 }
 
 /** `onPage`'s answer: nothing (go on) or 'stop' (this page is the last one read). */
@@ -196,12 +202,14 @@ async function fetchPage(context: RequestContext, options: PaginateOptions, quer
 	return { document, resources, ids: idsOf(resources), hasMore };
 }
 
-/** What one page-after-page read has done so far (a parallel read hands over to it this way). */
+/** What one page-after-page read has done so far (a parallel read or a first page hands over to it this way). */
 interface SequentialStart {
 	delivered: number;
 	last?: Resource;
 	previousIds?: string;
 	pages: number;
+	/** The size of the pages read so far, when the service chose it (page-number offsets depend on it). */
+	pageSize?: number;
 }
 
 async function sequential(context: RequestContext, options: PaginateOptions, keyset: Keyset | undefined, start: SequentialStart): Promise<PageReadOutcome> {
@@ -210,7 +218,7 @@ async function sequential(context: RequestContext, options: PaginateOptions, key
 	let pageNumber = start.pages + 1;
 	let requests = 0;
 	// Offsets of page[number] paging depend on a constant page size.
-	const fixedPageSize = Math.min(options.limit ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+	const fixedPageSize = start.pageSize ?? Math.min(options.limit ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
 
 	for (let page = start.pages; page < MAX_PAGES; page++) {
 		const remaining = options.limit === undefined ? Infinity : options.limit - delivered;
@@ -247,6 +255,7 @@ async function sequential(context: RequestContext, options: PaginateOptions, key
 }
 
 export async function paginate(this: RequestContext, options: PaginateOptions): Promise<PageReadOutcome> {
+	if (options.firstPage !== undefined) return await afterFirstPage(this, options, options.firstPage);
 	if (options.keysetAttribute !== undefined) {
 		return await sequential(this, options, attributeKeyset(this, options, options.keysetAttribute), { delivered: 0, pages: 0 });
 	}
@@ -256,6 +265,22 @@ export async function paginate(this: RequestContext, options: PaginateOptions): 
 	}
 	const delivered = await parallelKeyset(this, options, direction, options.parallel ?? 1);
 	return { delivered, exhausted: options.limit === undefined || delivered < options.limit };
+}
+
+/** A first page read by the caller: delivered as any page, then the read goes on page after page. */
+async function afterFirstPage(context: RequestContext, options: PaginateOptions, document: Document): Promise<PageReadOutcome> {
+	if (!Array.isArray(document.data)) {
+		throw apiError(context.getNode(), 'notACollection', { path: options.path, data: document.data }, { itemIndex: options.itemIndex });
+	}
+	const resources = primaryResources(document);
+	const kept = options.limit !== undefined && resources.length > options.limit ? resources.slice(0, options.limit) : resources;
+	const verdict = kept.length > 0 ? await options.onPage({ ...document, data: kept }) : undefined;
+	const ended = resources.length === 0 || !(typeof document.links?.next === 'string' && document.links.next !== '');
+	if (ended || verdict === 'stop' || (options.limit !== undefined && kept.length >= options.limit)) {
+		return { delivered: kept.length, exhausted: ended && kept.length === resources.length };
+	}
+	const ids = idsOf(resources);
+	return await sequential(context, options, undefined, { delivered: kept.length, previousIds: ids.join(','), pages: 1, pageSize: resources.length });
 }
 
 // ---------------------------------------------------------------------------------------------

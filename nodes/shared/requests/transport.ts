@@ -5,7 +5,7 @@
  *
  * What is repeated, exactly:
  * - 401: once, after one new token, whatever the method (the service refused the request before
- *   doing anything). A second 401 fails the run's later requests at once (runContext.ts).
+ *   doing anything; see `send`). A second 401 fails the run's later requests at once (runContext.ts).
  * - 429: after `retry-after` (2 s without one), up to 4 attempts in all, whatever the method, writes
  *   included: a 429 means the service did not process the request. The wait holds for every
  *   request of the run. A `retry-after` above 60 s fails at once.
@@ -15,9 +15,11 @@
  * - Nothing else (400, 403, 404, 409, 422, 500, a refused connection, …).
  * The numbers are RETRY_POLICY (policy.ts).
  */
-import type { IAdditionalCredentialOptions, ICredentialsDecrypted, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { heldToken, rememberRejectedToken } from '../../../credentials/accessTokens';
+import { MEDIA_TYPE } from '../../../credentials/mediaTypes';
 import { networkErrorCode } from '../../../credentials/networkProblem';
 import type { FailedExchange } from '../errors/apiFailure';
 import { apiError, operationError } from '../errors/factory';
@@ -27,8 +29,6 @@ import { buildQueryString } from '../service/jsonapi';
 import { RETRY_POLICY } from './policy';
 import type { ConnectionSettings, RequestContext, RunContext } from './runContext';
 import { CREDENTIAL_TYPE, runContextOf } from './runContext';
-
-export const MEDIA_TYPE = 'application/vnd.api+json';
 
 const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET']);
@@ -138,25 +138,28 @@ function outcomeOfError(error: unknown): Outcome {
 }
 
 /**
- * One exchange. Statuses come back as answers, so their headers and body are always readable
- * (n8n before 2.34 drops them from the errors it throws); only 401 is left to throw, because that
- * is what makes n8n renew the token (the credential's `preAuthentication`) and repeat the request
- * once.
+ * One exchange. Every status comes back as an answer, so its headers and body are always readable
+ * (n8n before 2.34 drops them from the errors it throws), and n8n never asks the credential for a
+ * new token on its own.
  *
- * n8n 1.x ignores `except` and hands the 401 back as an answer instead. Asking n8n again the same
- * way would send the stale token once more (401, 401, new token, 200). Instead the repeat goes out
- * with the credential's data minus its stored token: n8n then fetches a new token first, stores it
- * for later requests and executions, and sends the request once with it, so every n8n version
- * costs one new token and one repeat. The repeat's answer is final, whatever its status.
+ * A 401 means the service refused the token before doing anything, so the request is repeated
+ * once, whatever its method: the token that was sent is recorded as rejected (the credentials
+ * object n8n signed it from holds it), and the repeat goes out with the same object. The credential
+ * then refuses that token, n8n asks it for a new one (shared with other requests that need one,
+ * credentials/accessTokens.ts), stores it for later requests and executions, and sends the request
+ * once with it. Every n8n version thus costs one new token and one repeat, and never the check the
+ * credential makes after other failures of n8n's HTTP Request node. The repeat's answer is final,
+ * whatever its status.
  */
 async function send(context: RequestContext, options: IHttpRequestOptions): Promise<Outcome> {
-	const attempt = async (additionalCredentialOptions?: IAdditionalCredentialOptions): Promise<Outcome & { answered?: boolean }> => {
+	const credentials = await signingCredentials(context);
+	const attempt = async (): Promise<Outcome & { answered?: boolean }> => {
 		try {
 			const response = (await context.helpers.httpRequestWithAuthentication.call(
 				context,
 				CREDENTIAL_TYPE,
-				{ ...options, headers: { ...options.headers }, ignoreHttpStatusErrors: { ignore: true, except: [401] } },
-				additionalCredentialOptions,
+				{ ...options, headers: { ...options.headers }, ignoreHttpStatusErrors: true },
+				{ credentialsDecrypted: credentials },
 			)) as { statusCode: number; headers: unknown; body: unknown };
 			return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), text: bodyText(response.body), answered: true };
 		} catch (error) {
@@ -165,18 +168,23 @@ async function send(context: RequestContext, options: IHttpRequestOptions): Prom
 	};
 	const outcome = await attempt();
 	if (outcome.status !== 401 || !outcome.answered) return outcome;
-	return await attempt({ credentialsDecrypted: await withoutStoredToken(context) });
+	const sent = heldToken(credentials.data ?? {});
+	rememberRejectedToken(sent.accessToken, sent.expiresAt);
+	return await attempt();
 }
 
-/** The node's credential as n8n decrypts it, with the expirable token emptied so n8n renews it. */
-async function withoutStoredToken(context: RequestContext): Promise<ICredentialsDecrypted> {
+/**
+ * The node's credential as n8n decrypts it, handed to n8n with each attempt of an exchange: n8n
+ * signs the request from this object and writes a renewed token into it, so after an attempt it
+ * holds the token that attempt sent.
+ */
+async function signingCredentials(context: RequestContext): Promise<ICredentialsDecrypted> {
 	const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
-	const data = await context.getCredentials(CREDENTIAL_TYPE);
 	return {
 		id: reference?.id ?? '',
 		name: reference?.name ?? '',
 		type: CREDENTIAL_TYPE,
-		data: { ...data, accessToken: '' },
+		data: (await context.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject,
 	};
 }
 

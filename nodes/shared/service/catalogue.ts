@@ -47,6 +47,33 @@ export interface OperationSpec {
 }
 
 /**
+ * Custom Request: any endpoint below /jsonapi, for what the operations above do not cover (the
+ * service's public API description lists many more endpoints). One entry, listed by every action
+ * node after its own operations; its method, path, query and body are parameters.
+ */
+export interface CustomRequestSpec extends Pick<OperationSpec, 'resource' | 'operation' | 'name' | 'action' | 'description'> {
+	shape: 'custom';
+	/** The resource's description in the Resource list. */
+	resourceDescription: string;
+}
+
+export const CUSTOM_REQUEST: CustomRequestSpec = {
+	resource: 'customRequest',
+	operation: 'send',
+	name: 'Send',
+	action: 'Send a custom request',
+	description: 'Send a request to any Loan CRM endpoint below /jsonapi, with this node\'s token handling, paging, errors and safe retries',
+	shape: 'custom',
+	resourceDescription: 'Any Loan CRM endpoint below /jsonapi (lookups, lead capture, notes, …), for what the other resources do not cover',
+};
+
+/** An entry of a node's operation list: one of its operations, or Custom Request. */
+export type CatalogueEntry = OperationSpec | CustomRequestSpec;
+
+/** The parameter values n8n's editor saves when "Custom API Call" (its pointer to the HTTP Request node) is chosen. */
+export const N8N_CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
+/**
  * A node's starting resource and each resource's starting operation, stated rather than taken from
  * the first entry of a table: n8n does not store a parameter equal to its default, so saved
  * workflows depend on these values and reordering the catalogue must not change them.
@@ -86,7 +113,7 @@ export const HTTP_METHOD = {
 	delete: 'DELETE',
 } as const satisfies Record<Shape, string>;
 
-export function showFor(spec: OperationSpec, extra: IDisplayOptions['show'] = {}): IDisplayOptions {
+export function showFor(spec: Pick<CatalogueEntry, 'resource' | 'operation'>, extra: IDisplayOptions['show'] = {}): IDisplayOptions {
 	return { show: { resource: [spec.resource], operation: [spec.operation], ...extra } };
 }
 

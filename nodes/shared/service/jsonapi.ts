@@ -267,6 +267,8 @@ export interface QueryParameters {
 	fields?: Record<string, string>;
 	pageSize?: number;
 	pageNumber?: number;
+	/** Further parameters as the caller named them (a Custom Request's Query Parameters), in order, before the page. */
+	extra?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** `%5B`/`%5D` for brackets, as the service writes its own links. */
@@ -290,6 +292,7 @@ export function buildQueryString(query: QueryParameters): string {
 	add('sort', query.sort);
 	add('include', query.include);
 	for (const [type, fieldList] of Object.entries(query.fields ?? {})) add(`fields[${type}]`, fieldList);
+	for (const [key, value] of query.extra ?? []) add(key, value);
 	add('page[size]', query.pageSize);
 	add('page[number]', query.pageNumber);
 	return parts.join('&');

@@ -7,6 +7,7 @@ import { flatten, rawResources } from '../../service/jsonapi';
 import { summarize } from '../../service/summary';
 import { idParameterLabel } from '../../description/locators';
 import { isVersion1 } from '../../description/versions';
+import { invalidParameter } from '../../errors/factory';
 import { parseId } from '../../input/values';
 
 export type ActionContext = IExecuteFunctions;
@@ -76,4 +77,17 @@ export function readOutput(document: Document, shape: RecordShape): IDataObject[
 	if (shape === 'raw') return rawResources(document);
 	const records = flatten(document);
 	return shape === 'summary' ? records.map(summarize) : records;
+}
+
+/**
+ * How many records a collection read returns: undefined for Return All, else Limit (checked).
+ * `returnAllDefault` is the Return All default of the operation (true for a deal's notes).
+ */
+export function collectionLimit(context: ActionContext, itemIndex: number, returnAllDefault: boolean): number | undefined {
+	if (context.getNodeParameter('returnAll', itemIndex, returnAllDefault) as boolean) return undefined;
+	const value = context.getNodeParameter('limit', itemIndex, 50) as unknown;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+		throw invalidParameter(context.getNode(), { label: 'Limit', path: ['limit'] }, `must be a whole number of at least 1; got ${JSON.stringify(value)}`, itemIndex);
+	}
+	return value;
 }

@@ -4,10 +4,9 @@ import type { OperationSpec } from '../../service/catalogue';
 import { paginate } from '../../paging/pagination';
 import { queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
-import { invalidParameter } from '../../errors/factory';
 import { requestsInParallel, userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { readOptions, readOutput, recordShape, resolvePath } from './common';
+import { collectionLimit, readOptions, readOutput, recordShape, resolvePath } from './common';
 
 /** `{ id, type, dealId, ... }`: the parent's ID right after the item's own (and its type, if it has one). */
 function withParentId(item: IDataObject, name: string, value: string): IDataObject {
@@ -24,15 +23,7 @@ export async function execute(this: ActionContext, spec: OperationSpec, itemInde
 	const node = this.getNode();
 	const related = spec.shape === 'getRelatedMany';
 	const { path, ids } = resolvePath(this, spec, itemIndex);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, related) as boolean;
-	let limit: number | undefined;
-	if (!returnAll) {
-		const value = this.getNodeParameter('limit', itemIndex, 50) as unknown;
-		if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-			throw invalidParameter(node, { label: 'Limit', path: ['limit'] }, `must be a whole number of at least 1; got ${JSON.stringify(value)}`, itemIndex);
-		}
-		limit = value;
-	}
+	const limit = collectionLimit(this, itemIndex, related);
 	const { options, fieldsChosen } = related ? { options: {}, fieldsChosen: false } : readOptions(this, itemIndex);
 	const query = related ? undefined : queryFromOptions(node, spec.type, RESOURCE_TYPES[spec.type], options, this.getTimezone(), itemIndex);
 	const parent = related ? Object.entries(ids).pop() : undefined;

@@ -6,11 +6,11 @@ import { resolve } from 'path';
 
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
 
-import type { Registry } from '../../harness';
+import type { Registry } from './registry';
 
 export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 const HTTP_REQUEST_MODULE = 'n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js';
-const REPO_ROOT = resolve(__dirname, '..', '..');
+const REPO_ROOT = resolve(__dirname, '..');
 
 export interface HttpRequestNodeInfo {
 	available: boolean;

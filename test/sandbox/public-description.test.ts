@@ -1,0 +1,77 @@
+/**
+ * The endpoints the sandbox serves from the service's public API description (outside the 20
+ * operations of the seed), for the README's Custom API Call / Custom Request examples, and the
+ * token lifetime changed at run time.
+ */
+import { PUBLIC_DESCRIPTION_ENDPOINTS, startSandbox } from '../../sandbox';
+import type { Sandbox } from '../../sandbox';
+import { Api, firstError, ids, requestToken } from './testkit';
+
+describe('sandbox: endpoints from the public API description', () => {
+	let sb: Sandbox;
+	let api: Api;
+
+	beforeAll(async () => {
+		sb = await startSandbox({ sizes: { deals: 30, contacts: 10, incomes: 10, dealSecurities: 10 } });
+		api = await Api.connect(sb);
+	});
+	afterAll(() => sb.close());
+	beforeEach(() => sb.data.reset());
+
+	it('lists exactly GET /integrations and POST /deal-notes, each with its scope', () => {
+		expect(PUBLIC_DESCRIPTION_ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.scope}`)).toEqual([
+			'GET /integrations api.integrations.search',
+			'POST /deal-notes api.deal-notes.create',
+		]);
+	});
+
+	it('GET /integrations lists the four integrations as a collection, filterable by name', async () => {
+		const all = await api.get('/jsonapi/integrations');
+		expect(all.status).toBe(200);
+		expect(all.headers.get('content-type')).toBe('application/vnd.api+json');
+		expect(ids(all)).toEqual(['11', '12', '13', '14']);
+		expect(all.json.data[0]).toMatchObject({ type: 'integrations', id: '11', attributes: { name: 'MyIntegrationSource' } });
+		const one = await api.get(`/jsonapi/integrations?filter=${encodeURIComponent("equals(name,'HubSpot CRM')")}`);
+		expect(ids(one)).toEqual(['13']);
+	});
+
+	it('POST /deal-notes creates a note on the deal, written by the acting adviser: 201 with Location', async () => {
+		const deal = sb.data.ids.dealWithoutNotes;
+		const reply = await api.post('/jsonapi/deal-notes', {
+			data: { type: 'deal-notes', attributes: { title: 'Call back', detail: 'Asked for a callback' }, relationships: { deal: { data: { type: 'deals', id: deal } } } },
+		});
+		expect(reply.status).toBe(201);
+		const id = reply.json.data.id as string;
+		expect(reply.headers.get('location')).toBe(`${sb.baseUrl}/jsonapi/deal-notes/${id}`);
+		expect(reply.json.data.attributes).toMatchObject({ title: 'Call back', detail: 'Asked for a callback' });
+		expect(typeof reply.json.data.attributes.writtenBy).toBe('string');
+		const notes = await api.get(`/jsonapi/deals/${deal}/dealNotes`);
+		expect(ids(notes)).toEqual([id]);
+	});
+
+	it('POST /deal-notes needs the deal, and the JSON:API media types like every endpoint', async () => {
+		const withoutDeal = await api.post('/jsonapi/deal-notes', { data: { type: 'deal-notes', attributes: { title: 'x' } } });
+		expect(withoutDeal.status).toBe(422);
+		expect(firstError(withoutDeal).source?.pointer).toBe('/data/relationships/deal');
+		const plainJson = await api.call('POST', '/jsonapi/deal-notes', {
+			body: { data: { type: 'deal-notes', relationships: { deal: { data: { type: 'deals', id: sb.data.ids.dealWithNotes } } } } },
+			headers: { 'content-type': 'application/json' },
+		});
+		expect(plainJson.status).toBe(415);
+		const wrongAccept = await api.get('/jsonapi/integrations', { headers: { accept: 'application/json' } });
+		expect(wrongAccept.status).toBe(406);
+	});
+
+	it('tokens issued after a change of tokenLifetimeSeconds carry the new expires_in; earlier ones keep theirs', async () => {
+		const before = await requestToken(sb);
+		sb.tokenLifetimeSeconds = 5;
+		try {
+			const after = await requestToken(sb);
+			expect(before.json.expires_in).toBe(3600);
+			expect(after.json.expires_in).toBe(5);
+			expect(sb.tokenLifetimeSeconds).toBe(5);
+		} finally {
+			sb.tokenLifetimeSeconds = 3600;
+		}
+	});
+});
