@@ -23,7 +23,7 @@ import { resolve } from 'path';
 import type { TokenCase } from './engine';
 import type { FlattenCase } from './flatten-bench';
 import type { TriggerBurstCase } from './trigger-burst';
-import { httpRequestNodeInfo } from './http-request-node';
+import { httpRequestNodeInfo, prepareHttpRequestNode } from './http-request-node';
 import type { LatencyClient, LatencySample, ItemOperation } from './latency';
 import type { RunSample } from './sample';
 import type { SandboxScaleSample } from './sandbox-scale';
@@ -559,7 +559,7 @@ function latencyRows(r: LatencyResult): Row[] {
 		}
 		rows.push(row(`Return All ${n} deals: node, ${LATENCY_PARALLEL} id ranges in parallel`, summarize(parallel.map((s) => s.ms)), seconds, note));
 		if (httpRequest.length > 0) rows.push(row(`Return All ${n} deals: n8n HTTP Request node, links.next`, summarize(httpRequest.map((s) => s.ms)), seconds, describe(httpRequest, 1)));
-		else rows.push(textRow(`Return All ${n} deals: n8n HTTP Request node`, 'not measured', 'n8n-nodes-base is not installed'));
+		else rows.push(textRow(`Return All ${n} deals: n8n HTTP Request node`, 'not measured', httpRequestNodeInfo().reason ?? 'not run'));
 	}
 	for (const { operation, byParallel, httpRequest } of r.items) {
 		const label = operation === 'taskUpdate' ? `${num(LATENCY_ITEMS)} task updates` : `${num(LATENCY_ITEMS)} lead reads`;
@@ -611,6 +611,7 @@ function sandboxScaleRows(samples: SandboxScaleSample[]): Row[] {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+	const httpRequestNode = await prepareHttpRequestNode();
 	const meta = {
 		date: new Date().toISOString(),
 		node: process.version,
@@ -621,7 +622,7 @@ async function main(): Promise<void> {
 			'n8n-core': versionOf('n8n-core'),
 			'n8n-workflow': versionOf('n8n-workflow'),
 			jsona: versionOf('jsona'),
-			'n8n-nodes-base': versionOf('n8n-nodes-base'),
+			'n8n-nodes-base': httpRequestNode.version ?? 'not installed',
 		},
 		runs: RUNS,
 		sizes: SIZES,
