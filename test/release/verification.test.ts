@@ -258,3 +258,21 @@ describe('Follow n8n best practices', () => {
 		expect([...output.matchAll(/^PASS .*: (\d+) files scanned, 0 errors/gm)].map((match) => Number(match[1]) > 0)).toEqual([true, true]);
 	}, 120_000);
 });
+
+/** n8n 3.0's removals that a package or its example workflows could trip over (README, Compatibility → n8n 3.0). */
+describe('n8n 3.0', () => {
+	const examples = () => filesUnder(resolve(ROOT, 'examples'), /\.json$/);
+
+	it('nothing uses the removed `$getPairedItem`: nodes, credentials, compiled code, examples', () => {
+		const files = [...sourceTs(), ...tarballJs(), ...examples()];
+		expect(examples().length).toBeGreaterThan(0);
+		expect(files.filter((file) => readFileSync(file, 'utf8').includes('$getPairedItem')).map(label)).toEqual([]);
+	});
+
+	it('the examples use none of the nodes 3.0 removes', () => {
+		const removed = ['n8n-nodes-base.function', 'n8n-nodes-base.functionItem', 'n8n-nodes-base.itemLists', 'n8n-nodes-base.aiTransform', '@n8n/n8n-nodes-langchain.code'];
+		const types = examples().flatMap((file) => readJson<{ nodes: Array<{ type: string }> }>(file).nodes.map((node) => node.type));
+		expect(types.length).toBeGreaterThan(3);
+		expect(types.filter((type) => removed.includes(type))).toEqual([]);
+	});
+});
