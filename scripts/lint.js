@@ -59,5 +59,6 @@ child.on('close', (code, signal) => {
 		process.exitCode = 1;
 		return;
 	}
+	if (code === 0) console.log('lint passed: n8n-node lint (strict mode), no errors or warnings');
 	process.exitCode = code ?? 1;
 });
