@@ -160,3 +160,29 @@ export function operationExamples(ids: FixtureIds) {
 }
 
 export type OperationKey = keyof ReturnType<typeof operationExamples>;
+
+/**
+ * The columns of a deal's summary (node version 1.1, Simplify on), in order, written out here from
+ * the README's *Output* section rather than read from the node's table, so that the engine tests,
+ * the unit tests and the e2e check the node against one expectation.
+ */
+export const DEAL_SUMMARY_COLUMNS = [
+	'id',
+	'name',
+	'dealStatus',
+	'customStatusName',
+	'dealType',
+	'lenderName',
+	'totalLoanAmount',
+	'proposedLoanAmount',
+	'securityAmount',
+	'loanPurpose',
+	'lodgedDate',
+	'approvedDate',
+	'financeClauseDate',
+	'preApprovedExpiryDate',
+	'estimatedSettledDate',
+	'settledDate',
+	'created',
+	'updated',
+] as const;

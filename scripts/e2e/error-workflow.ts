@@ -15,6 +15,7 @@ import type { Sandbox } from '../../sandbox';
 import { PACKAGE } from './cases';
 import type { N8nInstance } from './n8n';
 import { startSink } from './n8n';
+import { waitFor } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
 
 const FAILING_ID = 'lcE2eErrorSource';
@@ -78,14 +79,6 @@ export async function prepareErrorWorkflows(n8n: N8nInstance, credential: Creden
 	return { sink, received };
 }
 
-async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (predicate()) return true;
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	return predicate();
-}
 
 /** Under `n8n start`: the three failures and what the error workflow received; returns problems. */
 export async function checkErrorWorkflow(port: number, sandbox: Sandbox, scenario: ErrorWorkflowScenario): Promise<string[]> {

@@ -28,6 +28,7 @@ import { PACKAGE } from './cases';
 import type { N8nInstall } from './install';
 import type { N8nInstance } from './n8n';
 import type { CredentialRef, WorkflowFile } from './workflows';
+import { DEAL_SUMMARY_COLUMNS } from '../../harness/operation-examples';
 
 export const MCP_WORKFLOW_ID = 'lcE2eMcpServer01';
 const MCP_PATH = 'loan-crm-e2e';
@@ -323,26 +324,7 @@ export async function checkMcp(port: number, sandbox: Sandbox, record: Record, a
 type Call = (name: string, args: { [key: string]: unknown }) => Promise<CallResult>;
 
 /** The summary columns a deal answer of a version 1.1 tool may have (empty ones are left out). */
-const SUMMARY_KEYS = new Set([
-	'id',
-	'name',
-	'dealStatus',
-	'customStatusName',
-	'dealType',
-	'lenderName',
-	'totalLoanAmount',
-	'proposedLoanAmount',
-	'securityAmount',
-	'loanPurpose',
-	'lodgedDate',
-	'approvedDate',
-	'financeClauseDate',
-	'preApprovedExpiryDate',
-	'estimatedSettledDate',
-	'settledDate',
-	'created',
-	'updated',
-]);
+const SUMMARY_KEYS = new Set<string>(DEAL_SUMMARY_COLUMNS);
 
 /** Version 1.1 tools exactly as the editor added them: names, input schemas, and calls with their arguments. */
 async function checkAddedTools(

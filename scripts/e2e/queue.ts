@@ -29,7 +29,7 @@ import { ensureN8n } from './install';
 import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, legTarball, startSink } from './n8n';
 import type { Services } from './services';
 import { DEBIAN_PACKAGES, ensureServicePackages, startServices } from './services';
-import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
+import { Timings, installInterruptHandler, log, onInterrupt, tail, waitFor } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
 import { CREDENTIAL_ID, TRIGGER_FILTER, operationsWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
 
@@ -92,14 +92,6 @@ function viaWebhook(workflow: WorkflowFile, path: string, respond: 'onReceived' 
 	return { ...workflow, id: `${workflow.id.slice(0, 13)}Que`, name: `${workflow.name} (webhook, queue mode)`, nodes: workflow.nodes.map((node) => (node === manual ? webhook : node)), connections };
 }
 
-async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 250): Promise<boolean> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (await predicate()) return true;
-		await new Promise((resolve) => setTimeout(resolve, intervalMs));
-	}
-	return await predicate();
-}
 
 function isTriggerPoll(request: LoggedRequest): boolean {
 	return request.method === 'GET' && request.path === '/jsonapi/deals' && /greaterOrEqual\(updated,/.test(request.query.filter ?? '');

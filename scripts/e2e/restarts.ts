@@ -21,20 +21,12 @@ import { startSandbox } from '../../sandbox';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 import type { N8nInstall } from './install';
 import { DURABLE_CURSOR_ENV, N8nInstance, freePort, installPackage, startSink } from './n8n';
-import { log, tail } from './util';
+import { log, tail, waitFor } from './util';
 import type { CredentialRef } from './workflows';
 import { RESTART_MARK, WORKFLOW_IDS, restartWorkflow } from './workflows';
 
 type Record = (name: string, problems: string[], context?: string) => void;
 
-async function waitFor(predicate: () => boolean, timeoutMs: number, intervalMs = 100): Promise<boolean> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (predicate()) return true;
-		await new Promise((r) => setTimeout(r, intervalMs));
-	}
-	return predicate();
-}
 
 /** A request of this scenario's trigger (its Filter carries the mark). */
 function isRestartPoll(request: LoggedRequest): boolean {

@@ -47,7 +47,7 @@ import { checkOfflineInstall } from './offline-install';
 import { checkErrorWorkflow, prepareErrorWorkflows } from './error-workflow';
 import { checkRestarts } from './restarts';
 import { DURABLE_CURSOR_ENV, N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, legTarball, startSink } from './n8n';
-import { Timings, installInterruptHandler, log, onInterrupt, tail } from './util';
+import { Timings, installInterruptHandler, log, onInterrupt, tail, waitFor } from './util';
 import type { CredentialRef } from './workflows';
 import {
 	CREDENTIAL_ID,
@@ -199,14 +199,11 @@ function requestProblems(sandbox: Sandbox, expected: ExpectedRequest, request: L
 	return problems;
 }
 
-async function waitFor(what: string, predicate: () => boolean, timeoutMs: number, intervalMs = 200): Promise<boolean> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (predicate()) return true;
-		await new Promise((r) => setTimeout(r, intervalMs));
-	}
+/** `waitFor`, saying in the log what it gave up on. */
+async function waitForLogged(what: string, predicate: () => boolean, timeoutMs: number, intervalMs = 200): Promise<boolean> {
+	if (await waitFor(predicate, timeoutMs, intervalMs)) return true;
 	log(`gave up waiting for ${what} after ${timeoutMs / 1000}s`);
-	return predicate();
+	return false;
 }
 
 /** A poll of the Deal Updated trigger: its activation request (the newest stamp) or a read of changes. */
@@ -498,7 +495,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataObject[]): Promise<void> {
 	const problems: string[] = [];
 	const polls = () => sandbox.apiRequests().filter(isTriggerPoll);
-	if (!(await waitFor('the activation poll', () => polls().length >= 1, 30_000))) {
+	if (!(await waitForLogged('the activation poll', () => polls().length >= 1, 30_000))) {
 		record('trigger: activated and polled', ['the trigger never polled the sandbox'], tail(n8n.serverOutput, 40));
 		return;
 	}
@@ -509,7 +506,7 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	if (JSON.stringify(activation.query) !== JSON.stringify(activationQuery)) problems.push(`activation request ${JSON.stringify(activation.query)}, expected ${JSON.stringify(activationQuery)}`);
 	// With durable poll cursors n8n discards what the activation poll stored (it runs as a test),
 	// so the first scheduled poll takes the baseline: change nothing before it.
-	await waitFor('the first scheduled poll', () => polls().length >= 2, 30_000);
+	await waitForLogged('the first scheduled poll', () => polls().length >= 2, 30_000);
 	const firstRead = polls()[1];
 	const filter = firstRead?.query.filter ?? '';
 	if (!filter.endsWith(`,${TRIGGER_FILTER})`) && filter !== TRIGGER_FILTER) problems.push(`poll filter ${JSON.stringify(filter)} does not combine the user's filter ${TRIGGER_FILTER}`);
@@ -523,7 +520,7 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	const created = sandbox.data.createDeal({ dealStatus: 'Settled', name: 'E2E new settled deal' });
 	const pollsBefore = polls().length;
 	log(`changed deals ${settling.id} (→ Settled), ${candidates[1].id} (→ Lodged), created ${created.id} (Settled); waiting for the next poll`);
-	await waitFor('two trigger items at the sink', () => received.length >= 2, 30_000);
+	await waitForLogged('two trigger items at the sink', () => received.length >= 2, 30_000);
 	const emitted = received.map((item) => [item.id, item.dealStatus]);
 	if (JSON.stringify(emitted) !== JSON.stringify([[settling.id, 'Settled'], [created.id, 'Settled']])) {
 		problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify([[settling.id, 'Settled'], [created.id, 'Settled']])}`);
@@ -532,7 +529,7 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	if (sample && (sample.type !== 'deals' || sample.name !== 'E2E new settled deal')) problems.push(`item is not the simplified deal: ${excerpt(sample, 400)}`);
 	// Two more polls must not repeat anything.
 	const afterEmit = polls().length;
-	await waitFor('two more polls', () => polls().length >= afterEmit + 2, 20_000);
+	await waitForLogged('two more polls', () => polls().length >= afterEmit + 2, 20_000);
 	if (polls().length < afterEmit + 2) problems.push(`only ${polls().length - afterEmit} poll(s) after the emission within 20 s (poll times every 5 s)`);
 	if (received.length !== 2) problems.push(`after ${polls().length - afterEmit} more poll(s) the sink holds ${received.length} items (repeats?)`);
 	for (const request of polls().slice(pollsBefore)) problems.push(...headerProblems(sandbox, request));
@@ -558,7 +555,7 @@ async function checkTransitions(n8n: N8nInstance, sandbox: Sandbox, received: ID
 	// Each step waits for two polls to begin after the change: the first may have been under way.
 	const nextPolls = async (what: string) => {
 		const before = polls().length;
-		if (!(await waitFor(`two polls after: ${what}`, () => polls().length >= before + 2, 30_000))) problems.push(`fewer than two polls within 30 s after: ${what}`);
+		if (!(await waitForLogged(`two polls after: ${what}`, () => polls().length >= before + 2, 30_000))) problems.push(`fewer than two polls within 30 s after: ${what}`);
 		await new Promise((r) => setTimeout(r, 1500));
 	};
 	await nextPolls('activation');
@@ -617,14 +614,14 @@ async function checkContactsTrigger(n8n: N8nInstance, sandbox: Sandbox, received
 	if (!activation) problems.push('no activation request (GET /jsonapi/contacts?sort=-created) was seen');
 	else if (activation.query['fields[contacts]'] !== 'created' || activation.query['page[size]'] !== '1') problems.push(`activation request ${JSON.stringify(activation.query)}, expected one record's created stamp`);
 	const before = polls().length;
-	await waitFor('two contact polls', () => polls().length >= before + 2, 30_000);
+	await waitForLogged('two contact polls', () => polls().length >= before + 2, 30_000);
 	const start = received.length;
 	const [existing] = sandbox.data.list('contacts');
 	sandbox.data.updateContact(existing.id, { firstName: 'E2E edited, must not trigger' });
 	const created = sandbox.data.createContact({ firstName: 'E2E', lastName: 'New Contact' });
-	await waitFor('the new contact at the sink', () => received.length > start, 30_000);
+	await waitForLogged('the new contact at the sink', () => received.length > start, 30_000);
 	const afterEmit = polls().length;
-	await waitFor('two more contact polls', () => polls().length >= afterEmit + 2, 20_000);
+	await waitForLogged('two more contact polls', () => polls().length >= afterEmit + 2, 20_000);
 	await new Promise((r) => setTimeout(r, 1000));
 	const emitted = received.slice(start).map((item) => [item.id, item.firstName]);
 	if (JSON.stringify(emitted) !== JSON.stringify([[created.id, 'E2E']])) problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify([[created.id, 'E2E']])}`);
@@ -645,7 +642,7 @@ async function checkManualFetch(port: number, sandbox: Sandbox, received: IDataO
 	sandbox.clearLog();
 	const response = await rest.runFromTrigger(WORKFLOW_IDS.trigger, 'Loan CRM Trigger');
 	if (response.status !== 200) problems.push(`POST /rest/workflows/${WORKFLOW_IDS.trigger}/run answered ${response.status}: ${response.text.slice(0, 300)}`);
-	await waitFor('the test event at the sink', () => received.length > before, 15_000);
+	await waitForLogged('the test event at the sink', () => received.length > before, 15_000);
 	const sampleRequests = sandbox.apiRequests().filter((request) => request.method === 'GET' && request.path === '/jsonapi/deals' && request.query.sort === '-updated');
 	if (sampleRequests.length !== 1) problems.push(`expected one GET /jsonapi/deals?sort=-updated (the sample query), saw ${sampleRequests.length}`);
 	for (const request of sampleRequests) {

@@ -211,3 +211,13 @@ export function killGroup(pid: number | undefined, graceMs = 5000): void {
 	}, graceMs);
 	timer.unref();
 }
+
+/** Polls `predicate` until it holds or `timeoutMs` has passed; its last answer. */
+export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 200): Promise<boolean> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (await predicate()) return true;
+		await new Promise((resolve) => setTimeout(resolve, intervalMs));
+	}
+	return await predicate();
+}

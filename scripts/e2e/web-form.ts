@@ -22,6 +22,7 @@ import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { PACKAGE } from './cases';
 import { N8N_VERSION } from './install';
 import { REPO_ROOT, startSink } from './n8n';
+import { waitFor } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
 
 /** The version whose single-process leg runs this scenario. */
@@ -76,14 +77,6 @@ export async function webFormScenario(sandbox: Sandbox, credential: CredentialRe
 	return { workflow: workflow(url, credential, sandbox.data.ids.otherIntegration, webhookId), sink, received, webhookId, dealId: sandbox.data.ids.dealWithoutNotes };
 }
 
-async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (predicate()) return true;
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	return predicate();
-}
 
 /** The form as a browser posts it: field-<n> in the order of the Form Trigger's fields. */
 function formBody(values: { first: string; last: string; email: string; mobile: string; deal: string; marketing: string }): FormData {

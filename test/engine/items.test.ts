@@ -12,6 +12,7 @@ import { OPERATIONS as ASSET_OPERATIONS } from '../../nodes/LoanCrmOrganisations
 import { pathParameters } from '../../nodes/shared/service/catalogue';
 import { loadPackageSource } from '../../harness';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
+import { DEAL_SUMMARY_COLUMNS } from '../../harness/operation-examples';
 
 const env = useSandbox();
 const ids = () => env.sandbox.data.ids;
@@ -105,26 +106,7 @@ describe('output items: the useful fields first', () => {
 });
 
 describe('version 1.1 output: a deal a person reads at a glance', () => {
-	const SUMMARY_KEYS = [
-		'id',
-		'name',
-		'dealStatus',
-		'customStatusName',
-		'dealType',
-		'lenderName',
-		'totalLoanAmount',
-		'proposedLoanAmount',
-		'securityAmount',
-		'loanPurpose',
-		'lodgedDate',
-		'approvedDate',
-		'financeClauseDate',
-		'preApprovedExpiryDate',
-		'estimatedSettledDate',
-		'settledDate',
-		'created',
-		'updated',
-	];
+	const SUMMARY_KEYS = [...DEAL_SUMMARY_COLUMNS];
 	const getMany = (extra: Record<string, unknown> = {}) => ({ resource: 'deal', operation: 'getMany', limit: 20, ...extra });
 
 	it('Simplify (the default): the same flat columns for every deal, nested members lifted, no nested value', async () => {

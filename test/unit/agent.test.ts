@@ -17,6 +17,7 @@ import { checkFilterSyntax } from '../../nodes/shared/input/filterSyntax';
 import type { OperationSpec } from '../../nodes/shared/service/catalogue';
 import { RESOURCE_TYPES } from '../../nodes/shared/service/schema';
 import { summarize } from '../../nodes/shared/service/summary';
+import { DEAL_SUMMARY_COLUMNS } from '../../harness/operation-examples';
 
 const ALL_OPERATIONS: readonly OperationSpec[] = [...DEAL_OPERATIONS, ...CONTACT_OPERATIONS, ...TASK_OPERATIONS, ...ASSET_OPERATIONS];
 const opName = (spec: OperationSpec) => `${spec.resource}.${spec.operation}`;
@@ -246,27 +247,7 @@ describe('summaries (Simplify in version 1.1)', () => {
 
 	it("a deal: id, then its type's summary fields in order, nested members lifted and named plainly, missing ones null; included records after", () => {
 		const summary = summarize(deal);
-		expect(Object.keys(summary)).toEqual([
-			'id',
-			'name',
-			'dealStatus',
-			'customStatusName',
-			'dealType',
-			'lenderName',
-			'totalLoanAmount',
-			'proposedLoanAmount',
-			'securityAmount',
-			'loanPurpose',
-			'lodgedDate',
-			'approvedDate',
-			'financeClauseDate',
-			'preApprovedExpiryDate',
-			'estimatedSettledDate',
-			'settledDate',
-			'created',
-			'updated',
-			'contacts',
-		]);
+		expect(Object.keys(summary)).toEqual([...DEAL_SUMMARY_COLUMNS, 'contacts']);
 		expect(summary).toMatchObject({ proposedLoanAmount: 510000, loanPurpose: 'Refinance', lodgedDate: '2026-01-10', settledDate: '2026-02-01', financeClauseDate: null, contacts: deal.contacts });
 		expect(summarize({ ...deal, dates: null, opportunity: undefined })).toMatchObject({ lodgedDate: null, proposedLoanAmount: null });
 	});
