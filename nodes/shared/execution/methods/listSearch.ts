@@ -57,7 +57,7 @@ const LISTS: Record<ListSearchMethod, SearchableList> = {
 	},
 };
 
-/** Apostrophes as phones and word processors type them (’ ‘ ʼ), read as the ' names are stored with. */
+/** Apostrophes as phones and word processors type them (U+2019, U+2018, U+02BC), read as the ' names are stored with. */
 const APOSTROPHE_LOOKALIKES = /[\u2018\u2019\u02BC]/g;
 
 /** Typed words that also get the variant with an apostrophe: enough for a name, and the URL stays short. */
