@@ -25,7 +25,7 @@ import { resolve } from 'path';
 import type { TokenCase } from './engine';
 import type { FlattenCase } from './flatten-bench';
 import type { TriggerActivationCase, TriggerDrainCase, TriggerDrainPoll } from './trigger-scale';
-import { httpRequestNodeInfo } from '../../harness/http-request-node';
+import { httpRequestNodeInfo, prepareHttpRequestNode } from '../../harness/http-request-node';
 import { ID_LAYOUTS, ID_LAYOUT_DESCRIPTIONS } from '../../sandbox/layouts';
 import type { IdLayout } from '../../sandbox/layouts';
 import type { LatencyClient, LatencySample, ItemOperation } from './latency';
@@ -654,7 +654,7 @@ function latencyRows(r: LatencyResult): Row[] {
 		}
 		rows.push(row(`Return All ${n} deals: node, ${LATENCY_PARALLEL} id ranges in parallel`, summarize(parallel.map((s) => s.ms)), seconds, note));
 		if (httpRequest.length > 0) rows.push(row(`Return All ${n} deals: n8n HTTP Request node, links.next`, summarize(httpRequest.map((s) => s.ms)), seconds, describe(httpRequest, 1)));
-		else rows.push(textRow(`Return All ${n} deals: n8n HTTP Request node`, 'not measured', 'n8n-nodes-base is not installed'));
+		else rows.push(textRow(`Return All ${n} deals: n8n HTTP Request node`, 'not measured', httpRequestNodeInfo().reason ?? 'not run'));
 	}
 	for (const { layout, deals, sequential, parallel } of r.layouts) {
 		if (sequential.length === 0 || parallel.length === 0) continue;
@@ -725,6 +725,7 @@ function sandboxScaleRows(samples: SandboxScaleSample[]): Row[] {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+	const httpRequestNode = await prepareHttpRequestNode();
 	const meta = {
 		date: new Date().toISOString(),
 		node: process.version,
@@ -735,7 +736,7 @@ async function main(): Promise<void> {
 			'n8n-core': versionOf('n8n-core'),
 			'n8n-workflow': versionOf('n8n-workflow'),
 			jsona: versionOf('jsona'),
-			'n8n-nodes-base': versionOf('n8n-nodes-base'),
+			'n8n-nodes-base': httpRequestNode.version ?? 'not installed',
 		},
 		runs: RUNS,
 		sizes: SIZES,

@@ -11,7 +11,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Registry } from '../../harness';
-import { CredentialStore, HTTP_REQUEST_TYPE, createRegistry, registerHttpRequestNode, runNode, sandboxCredential } from '../../harness';
+import { CredentialStore, HTTP_REQUEST_TYPE, createRegistry, prepareHttpRequestNode, registerHttpRequestNode, runNode, sandboxCredential } from '../../harness';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { decodedQuery } from './helpers';
@@ -23,10 +23,13 @@ let registry: Registry;
 let typeVersion: number;
 
 beforeAll(async () => {
+	// n8n's HTTP Request node: installed into the e2e cache on the first run (not a devDependency).
+	const node = await prepareHttpRequestNode();
+	if (!node.available) throw new Error(`n8n's HTTP Request node is needed for these tests: ${node.reason ?? 'not installed'}`);
 	sandbox = await startSandbox({});
 	registry = createRegistry();
 	typeVersion = registerHttpRequestNode(registry);
-});
+}, 15 * 60_000);
 afterAll(async () => {
 	await sandbox.close();
 });
