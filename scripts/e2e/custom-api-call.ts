@@ -298,7 +298,8 @@ export async function checkCustomApiCallEditor(port: number, credential: Credent
 	}
 	const nodes = await types('nodes.json');
 	for (const name of ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets']) {
-		const node = nodes.find((entry) => entry.name === `${PACKAGE}.${name}` && entry.version === 1) as { properties?: Array<{ name: string; options?: Array<{ value?: unknown }> }> } | undefined;
+		// A node of several versions lists them all (version: [1, 1.1]); each has Custom Request.
+		const node = nodes.find((entry) => entry.name === `${PACKAGE}.${name}` && ([] as unknown[]).concat(entry.version).includes(1)) as { properties?: Array<{ name: string; options?: Array<{ value?: unknown }> }> } | undefined;
 		const resource = node?.properties?.find((property) => property.name === 'resource');
 		const values = resource?.options?.map((option) => option.value) ?? [];
 		if (!values.includes('__CUSTOM_API_CALL__')) problems.push(`${name}: no Custom API Call option in its Resource list`);

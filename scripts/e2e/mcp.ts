@@ -223,7 +223,7 @@ export async function checkMcp(port: number, sandbox: Sandbox, record: Record, a
 		const findDescription = find?.description ?? '';
 		for (const part of [
 			'Get many deals in Loan CRM: list deals',
-			'dealStatus (one of NewLeads, Researching, PreApproved, ConditionallyApproved, UnconditionallyApproved, Lodged, InProgress, PendingSettlement, Varied, Repaid, Withdrawn, Cancelled, Settled)',
+			'dealStatus (one of NewLeads, Researching, InProgress, PreApproved, Lodged, ConditionallyApproved, UnconditionallyApproved, PendingSettlement, Settled, Varied, Repaid, Withdrawn, Cancelled)',
 			"Filter syntax is functions, not operators: equals(field,'value')",
 			"Example: and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01'))",
 			'Returns at most 10 records unless a Limit is given',
@@ -354,7 +354,10 @@ async function checkAddedTools(
 		...(schemas.Update_a_task_in_Loan_CRM.length === 11 && schemas.Update_a_task_in_Loan_CRM.includes('Task_ID:number!') && schemas.Update_a_task_in_Loan_CRM.includes('Progress:string=""')
 			? []
 			: [`Update_a_task_in_Loan_CRM input schema ${JSON.stringify(schemas.Update_a_task_in_Loan_CRM)}`]),
-		...(schemas.Create_a_contact_in_Loan_CRM.length === 17 && schemas.Create_a_contact_in_Loan_CRM.every((entry) => entry.endsWith('=""'))
+		// 17 fields, empty by default, and If Already Exists (createAnother by default).
+		...(schemas.Create_a_contact_in_Loan_CRM.length === 18 &&
+		schemas.Create_a_contact_in_Loan_CRM.includes('If_Already_Exists:string="createAnother"') &&
+		schemas.Create_a_contact_in_Loan_CRM.filter((entry) => entry.endsWith('=""')).length === 17
 			? []
 			: [`Create_a_contact_in_Loan_CRM input schema ${JSON.stringify(schemas.Create_a_contact_in_Loan_CRM)}`]),
 		...ADDED.flatMap((entry) => Object.keys(byName(entry.tool)?.inputSchema.properties ?? {}).filter((key) => !(byName(entry.tool)?.description ?? '').includes(`${key} (`)).map((key) => `${entry.tool} description does not name ${key}`)),
