@@ -215,6 +215,29 @@ describe("n8n's durable poll cursors", () => {
 	}, 120_000);
 });
 
+describe("n8n's late polls after a restart", () => {
+	it('two polls started together from the same state: one reads and emits, the other sends nothing; each change once', async () => {
+		const ids = { workflowId: 'wf-concurrent-polls', nodeId: 'node-concurrent-polls' };
+		const parameters = { event: 'dealUpdated', options: { maxRecordsPerPoll: 100 } };
+		const committed: IDataObject = {};
+		await poll(parameters, committed, undefined, ids);
+		const order = scrambledIds(150);
+		changeInOrder(order, 1, 3);
+		at(1000);
+		const before = JSON.parse(JSON.stringify(committed)) as IDataObject;
+		env.sandbox.clearLog();
+		// Both start from the state as n8n stored it, before either has returned.
+		const [first, second] = await Promise.all([poll(parameters, committed, undefined, ids), poll(parameters, JSON.parse(JSON.stringify(before)) as IDataObject, undefined, ids)]);
+		const emitted = [...first, ...second].map((item) => item.id);
+		expect(emitted).toEqual(order.slice(0, 100));
+		expect([first.length, second.length].sort()).toEqual([0, 100]);
+		// Only one of them read: its requests are the only ones (a poll of 100 changes is at most 3).
+		expect(env.sandbox.apiRequests().length).toBeLessThanOrEqual(3);
+		const rest = await drain(parameters, committed, 1200);
+		expect([...emitted, ...rest.flatMap((entry) => entry.items.map((item) => item.id))]).toEqual(order);
+	}, 120_000);
+});
+
 describe('a poll cut off part-way', () => {
 	/** Holds the `n`-th deals request of the next poll unanswered; `release` answers it with a 500. */
 	function holdRequest(n: number) {

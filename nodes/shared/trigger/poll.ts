@@ -9,9 +9,11 @@
  * execution of its items, after the poll has returned and without the next poll waiting for it. When
  * polls follow each other closely (several poll times, or the late ones n8n's scheduler fires in a
  * row after a restart), the next poll can start from the state before that commit and emit the same
- * items again. So each process remembers, per trigger node, the state its last emitting poll started
- * from: a poll that starts from that same state within `COMMIT_GRACE_MS` emits nothing and changes
- * nothing (its predecessor's result is still being committed). Without durable cursors the state is
+ * items again; after a restart n8n may even start the late polls while the first is still reading.
+ * So each process remembers, per trigger node, the state its last emitting poll (or the poll under
+ * way) started from: a poll that starts from that same state while that poll is under way, or within
+ * `COMMIT_GRACE_MS` after it emitted, emits nothing and changes nothing (its predecessor's result is
+ * still being read or committed). Without durable cursors the state is
  * shared in memory and has moved on, so this never applies; if n8n dropped the predecessor's result
  * (no execution, no commit), the poll after the grace emits it.
  */
@@ -31,8 +33,11 @@ const DEFAULT_SAFETY_WINDOW_SECONDS = 120;
 /** How long a poll waits, at most, for its predecessor's state to be committed (see the header). */
 const COMMIT_GRACE_MS = 60_000;
 
-/** Per trigger node (`<workflow id>:<node id>`): the state its last emitting poll in this process started from. */
-const lastEmittingPoll = new Map<string, { startedFrom: string; at: number }>();
+/**
+ * Per trigger node (`<workflow id>:<node id>`): the state the poll under way, or the last emitting
+ * poll, in this process started from (`at`: when it emitted; undefined while it runs).
+ */
+const lastEmittingPoll = new Map<string, { startedFrom: string; at?: number }>();
 
 /** A status list from the multi-select, or from an expression (an array or comma-separated text). */
 function statusList(context: IPollFunctions, name: string, label: string): string[] {
@@ -114,15 +119,27 @@ export async function pollTrigger(context: IPollFunctions, offered: readonly str
 	const nodeKey = `${String(context.getWorkflow().id)}:${context.getNode().id}`;
 	const startedFrom = fingerprint(staticData);
 	const previous = lastEmittingPoll.get(nodeKey);
-	if (previous !== undefined && previous.startedFrom === startedFrom && Date.now() - previous.at < COMMIT_GRACE_MS) {
-		context.logger.debug(`${trigger}: the previous poll's items are still being committed by n8n; this poll waits for the next one`);
+	if (previous !== undefined && previous.startedFrom === startedFrom && (previous.at === undefined || Date.now() - previous.at < COMMIT_GRACE_MS)) {
+		context.logger.debug(`${trigger}: a poll from the same state is under way or its items are still being committed by n8n; this poll waits for the next one`);
 		return null;
 	}
-	const emitted = (items: IDataObject[]): INodeExecutionData[][] | null => {
-		if (items.length === 0) return null;
-		lastEmittingPoll.set(nodeKey, { startedFrom, at: Date.now() });
-		return [context.helpers.returnJsonArray(items)];
-	};
+	const mine = { startedFrom } as { startedFrom: string; at?: number };
+	lastEmittingPoll.set(nodeKey, mine);
+	try {
+		return await pollFrom(context, { query, statusField, selection, settings, staticData, trigger, emitted: (items) => (items.length > 0 ? ((mine.at = Date.now()), true) : false) });
+	} finally {
+		// A poll that emitted nothing (or failed) holds nothing back.
+		if (mine.at === undefined && lastEmittingPoll.get(nodeKey) === mine) lastEmittingPoll.delete(nodeKey);
+	}
+}
+
+/** One poll's reading and emitting, from the node's stored state. */
+async function pollFrom(
+	context: IPollFunctions,
+	run: { query: FeedQuery; statusField: string | undefined; selection: TransitionSelection | undefined; settings: string; staticData: IDataObject; trigger: string; emitted: (items: IDataObject[]) => boolean },
+): Promise<INodeExecutionData[][] | null> {
+	const { query, statusField, selection, settings, staticData, trigger } = run;
+	const emitted = (items: IDataObject[]): INodeExecutionData[][] | null => (run.emitted(items) ? [context.helpers.returnJsonArray(items)] : null);
 	if (selection !== undefined && statusField !== undefined) {
 		const result = await pollStatusTransitions(context, { ...query, statusField }, selection, settings, staticData as TransitionState, Date.now());
 		if (result.forgotten !== 0) {
