@@ -65,6 +65,11 @@ export async function prepareHttpRequestNode(): Promise<HttpRequestNodeInfo> {
 	return httpRequestNodeInfo();
 }
 
+/** The folder n8n-nodes-base is installed in (`<dir>/node_modules/n8n-nodes-base`), once prepared. */
+export function n8nNodesBaseDir(): string | undefined {
+	return cachedPackages(CACHE_PART, MANIFEST);
+}
+
 /** Whether the HTTP Request node is installed in the cache, without loading or installing it. */
 export function httpRequestNodeInfo(): HttpRequestNodeInfo {
 	const dir = cachedPackages(CACHE_PART, MANIFEST);

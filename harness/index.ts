@@ -25,7 +25,7 @@ export type { CredentialsInput, RunResult, WorkflowCredentialsInput, WorkflowRun
 export { DEFAULT_CREDENTIAL_TYPE, PollAbandoned, START_NODE_TYPE, runNode, runPoll, runWorkflow } from './run';
 export { runListSearch } from './list-search';
 export type { HttpRequestNodeInfo } from './http-request-node';
-export { HTTP_REQUEST_TYPE, httpRequestNodeInfo, prepareHttpRequestNode, registerHttpRequestNode } from './http-request-node';
+export { HTTP_REQUEST_TYPE, httpRequestNodeInfo, n8nNodesBaseDir, prepareHttpRequestNode, registerHttpRequestNode } from './http-request-node';
 
 export type { SandboxCredentialOverrides, SandboxLike } from './sandbox-credential';
 export { sandboxCredential } from './sandbox-credential';
