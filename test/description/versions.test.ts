@@ -85,6 +85,15 @@ describe('version 1: what saved workflows see', () => {
 });
 
 describe('version 1.1: new nodes', () => {
+	it("is what the editor gives a new node, with no defaultVersion, so n8n adds its Custom API Call entry", () => {
+		// n8n 1.123 to 2.41 (load-nodes-and-credentials.js injectCustomApiCallOptions) add the entry
+		// only when `defaultVersion` is unset or equals `version`; the editor then takes the last version.
+		for (const name of ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets']) {
+			const description = source.nodes.find((node) => node.name === name)?.type.description as INodeTypeDescription;
+			expect({ name, defaultVersion: description.defaultVersion, version: description.version }).toEqual({ name, defaultVersion: undefined, version: [1, 1.1] });
+		}
+	});
+
 	/** Every `$fromAI` key in a resolved value, with where it is. */
 	function fromAIKeys(value: unknown, path: string[] = []): Array<{ path: string; key: string }> {
 		if (typeof value === 'string') {

@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CatalogueDefaults, OperationSpec } from '../service/catalogue';
 import { buildProperties } from './descriptions';
-import { DEFAULT_VERSION, NODE_VERSIONS } from './versions';
+import { NODE_VERSIONS } from './versions';
 
 type SharedPart = Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'icon' | 'defaults' | 'subtitle' | 'usableAsTool'>;
 
@@ -20,8 +20,10 @@ export function actionNodeBase(
 ): SharedPart {
 	return {
 		group: ['transform'],
+		// No defaultVersion: the editor then gives new nodes the last version (1.1), and n8n adds its
+		// Custom API Call entry to Resource and Operation only for a node whose defaultVersion is unset
+		// or equals `version` (injectCustomApiCallOptions, n8n 1.123 to 2.41), never to an array.
 		version: NODE_VERSIONS,
-		defaultVersion: DEFAULT_VERSION,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'loanCrmOAuth2Api', required: true }],

@@ -16,9 +16,8 @@
  */
 import type { DisplayCondition, INode, INodeProperties } from 'n8n-workflow';
 
+/** The versions of the action nodes; the editor gives a new node the last one. */
 export const NODE_VERSIONS = [1, 1.1];
-/** What the editor gives a new node. */
-export const DEFAULT_VERSION = 1.1;
 
 /** Whether the node runs version 1, the behaviour of workflows saved before version 1.1. */
 export function isVersion1(node: Pick<INode, 'typeVersion'>): boolean {
