@@ -8,7 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { LoggedRequest } from '../../sandbox';
-import { decodedQuery, jsonOf, useSandbox } from './helpers';
+import { decodedQuery, expectJsonApiHeaders, jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();
 const ids = () => env.sandbox.data.ids;
@@ -31,13 +31,6 @@ function described(request: LoggedRequest): string {
 	return `${request.method} ${request.path}${request.rawQuery === '' ? '' : `?${decodedQuery(request.rawQuery)}`} ${request.status}`;
 }
 
-function expectJsonApiHeaders(request: LoggedRequest, withBody: boolean): void {
-	expect(request.headers.accept).toBe('application/vnd.api+json');
-	expect(request.headers.userid).toBe(env.sandbox.userId);
-	expect(request.headers.authorization).toMatch(/^Bearer /);
-	if (withBody) expect(request.headers['content-type']).toBe('application/vnd.api+json');
-	else expect(request.headers['content-type']).toBeUndefined();
-}
 
 describe('Custom Request: reads', () => {
 	it('a collection with Limit: the first page as the service pages it, then page numbers of that size', async () => {
@@ -47,7 +40,7 @@ describe('Custom Request: reads', () => {
 			'GET /jsonapi/deals?sort=-id&fields[deals]=name,dealStatus 200',
 			'GET /jsonapi/deals?sort=-id&fields[deals]=name,dealStatus&page[size]=100&page[number]=2 200',
 		]);
-		for (const request of env.sandbox.apiRequests()) expectJsonApiHeaders(request, false);
+		for (const request of env.sandbox.apiRequests()) expectJsonApiHeaders(env.sandbox.userId, request, false);
 		const items = jsonOf(result);
 		const expectedIds = env.sandbox.data.idsOf('deals').map(Number).sort((a, b) => b - a).slice(0, 130).map(String);
 		expect(items.map((item) => item.id)).toEqual(expectedIds);
@@ -106,7 +99,7 @@ describe('Custom Request: writes', () => {
 		expect(result.error).toBeUndefined();
 		const [request] = env.sandbox.apiRequests();
 		expect(env.sandbox.apiRequests().map(described)).toEqual(['POST /jsonapi/deal-notes 201']);
-		expectJsonApiHeaders(request, true);
+		expectJsonApiHeaders(env.sandbox.userId, request, true);
 		expect(request.json).toEqual(body);
 		const [item] = jsonOf(result);
 		expect(item).toEqual(expect.objectContaining({ type: 'deal-notes', title: 'Call back', detail: 'from a Custom Request' }));
@@ -125,7 +118,7 @@ describe('Custom Request: writes', () => {
 		const removed = await env.run('loanCrmDeals', custom({ method: 'DELETE', path: `/deal-notes/${note}` }));
 		expect(removed.error).toBeUndefined();
 		expect(env.sandbox.apiRequests().map(described)).toEqual([`DELETE /jsonapi/deal-notes/${note} 204`]);
-		expectJsonApiHeaders(env.sandbox.apiRequests()[0], false);
+		expectJsonApiHeaders(env.sandbox.userId, env.sandbox.apiRequests()[0], false);
 		expect(jsonOf(removed)).toEqual([{ method: 'DELETE', path: `/jsonapi/deal-notes/${note}`, status: 204 }]);
 		expect(env.sandbox.data.get('deal-notes', note)).toBeUndefined();
 	});

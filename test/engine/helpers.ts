@@ -3,7 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RunResult } from '../../harness';
 import { CredentialStore, runNode, sandboxCredential } from '../../harness';
-import type { Sandbox, SandboxOptions } from '../../sandbox';
+import type { LoggedRequest, Sandbox, SandboxOptions } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 
 export interface EngineContext {
@@ -45,4 +45,13 @@ export function decodedQuery(rawQuery: string): string {
 		.filter((part) => part !== '')
 		.map((part) => decodeURIComponent(part))
 		.join('&');
+}
+
+/** A request as JSON:API asks for it: the media type, the adviser's UserId, a bearer token; a body only with `withBody`. */
+export function expectJsonApiHeaders(userId: string, request: LoggedRequest, withBody: boolean): void {
+	expect(request.headers.accept).toBe('application/vnd.api+json');
+	expect(request.headers.userid).toBe(userId);
+	expect(request.headers.authorization).toMatch(/^Bearer /);
+	if (withBody) expect(request.headers['content-type']).toBe('application/vnd.api+json');
+	else expect(request.headers['content-type']).toBeUndefined();
 }

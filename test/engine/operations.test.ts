@@ -5,7 +5,7 @@
 import type { OperationKey } from '../../harness/operation-examples';
 import { operationExamples } from '../../harness/operation-examples';
 import type { LoggedRequest } from '../../sandbox';
-import { jsonOf, useSandbox } from './helpers';
+import { expectJsonApiHeaders, jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();
 const ids = () => env.sandbox.data.ids;
@@ -23,13 +23,6 @@ function onlyRequest(): LoggedRequest {
 	return requests[0];
 }
 
-function expectJsonApiHeaders(request: LoggedRequest, withBody: boolean): void {
-	expect(request.headers.accept).toBe('application/vnd.api+json');
-	expect(request.headers.userid).toBe(env.sandbox.userId);
-	expect(request.headers.authorization).toMatch(/^Bearer /);
-	if (withBody) expect(request.headers['content-type']).toBe('application/vnd.api+json');
-	else expect(request.headers['content-type']).toBeUndefined();
-}
 
 afterEach(() => env.sandbox.data.reset());
 
@@ -38,7 +31,7 @@ describe('Loan CRM Deals', () => {
 		const result = await runExample('loanCrmDeals/dealStructure.getDeal');
 		const request = onlyRequest();
 		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', `/jsonapi/deal-structures/${ids().dealStructure}/deal`, '']);
-		expectJsonApiHeaders(request, false);
+		expectJsonApiHeaders(env.sandbox.userId, request, false);
 		const deal = env.sandbox.data.get('deals', ids().dealWithNotes);
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().dealWithNotes, type: 'deals', name: deal?.attributes.name })]);
 	});
@@ -48,7 +41,7 @@ describe('Loan CRM Deals', () => {
 		expect(result.error).toBeUndefined();
 		const request = onlyRequest();
 		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/deal-structures/${ids().dealStructure}`]);
-		expectJsonApiHeaders(request, true);
+		expectJsonApiHeaders(env.sandbox.userId, request, true);
 		expect(request.json).toEqual({
 			data: {
 				type: 'deal-structures',
@@ -108,7 +101,7 @@ describe('Loan CRM Deals', () => {
 		expect(result.error).toBeUndefined();
 		const request = onlyRequest();
 		expect([request.method, request.path, request.rawQuery, request.status]).toEqual(['POST', '/jsonapi/deal-external-references', '', 201]);
-		expectJsonApiHeaders(request, true);
+		expectJsonApiHeaders(env.sandbox.userId, request, true);
 		expect(request.json).toEqual({
 			data: {
 				type: 'deal-external-references',
@@ -171,7 +164,7 @@ describe('Loan CRM Deals', () => {
 		const result = await runExample('loanCrmDeals/dealNote.delete');
 		const request = onlyRequest();
 		expect([request.method, request.path, request.status, request.body]).toEqual(['DELETE', `/jsonapi/deal-notes/${ids().dealNote}`, 204, '']);
-		expectJsonApiHeaders(request, false);
+		expectJsonApiHeaders(env.sandbox.userId, request, false);
 		expect(jsonOf(result)).toEqual([{ id: ids().dealNote, deleted: true }]);
 		expect(env.sandbox.data.get('deal-notes', ids().dealNote)).toBeUndefined();
 	});
