@@ -1,8 +1,11 @@
 /** Shared set-up of engine tests: a sandbox, a credential store bound to it, and shortcuts. */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { RunResult } from '../../harness';
-import { CredentialStore, runNode, sandboxCredential } from '../../harness';
+import { CredentialStore, REPO_ROOT, START_NODE_TYPE, runNode, sandboxCredential } from '../../harness';
 import type { LoggedRequest, Sandbox, SandboxOptions } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 
@@ -54,4 +57,21 @@ export function expectJsonApiHeaders(userId: string, request: LoggedRequest, wit
 	expect(request.headers.authorization).toMatch(/^Bearer /);
 	if (withBody) expect(request.headers['content-type']).toBe('application/vnd.api+json');
 	else expect(request.headers['content-type']).toBeUndefined();
+}
+
+/**
+ * examples/web-form-to-contact.json as saved, ready for the harness: the Form Trigger becomes the
+ * harness's start node under its own name, fed `submission`; the example's integration ID
+ * placeholder becomes `integrationId` (one the sandbox knows). The Loan CRM nodes are the example's own.
+ */
+export function webFormExample(submission: IDataObject, integrationId: string): { nodes: INode[]; connections: IConnections } {
+	const saved = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-contact.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
+	const nodes = saved.nodes
+		.filter((node) => node.type !== 'n8n-nodes-base.stickyNote')
+		.map((node): INode => {
+			if (node.name === 'On form submission') return { ...node, type: START_NODE_TYPE, typeVersion: 1, parameters: { items: JSON.stringify([submission]) } };
+			if (node.name === 'Record the form on the deal') return { ...node, parameters: { ...node.parameters, integrationId } };
+			return node;
+		});
+	return { nodes, connections: saved.connections };
 }

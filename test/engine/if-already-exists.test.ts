@@ -5,14 +5,11 @@
  * and the transport's rules on the search and the create. Run in n8n-core's engine against the
  * sandbox; every test asserts the requests the sandbox received and the items n8n produced.
  */
-import { readFileSync } from 'fs';
-import { join, resolve } from 'path';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
-
-import { CredentialStore, START_NODE_TYPE, runNode, runWorkflow, sandboxCredential } from '../../harness';
+import { CredentialStore, runNode, runWorkflow, sandboxCredential } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
-import { decodedQuery, jsonOf, useSandbox } from './helpers';
+import { decodedQuery, jsonOf, useSandbox, webFormExample } from './helpers';
 
 const env = useSandbox();
 const ids = () => env.sandbox.data.ids;
@@ -318,19 +315,8 @@ describe('Deal External Reference → Create, If Already Exists', () => {
 
 describe('examples/web-form-to-contact.json, the same form sent twice', () => {
 	it('the second submission returns the first contact and reference: the service holds one of each', async () => {
-		const saved = JSON.parse(readFileSync(join(resolve(__dirname, '..', '..'), 'examples', 'web-form-to-contact.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
-		const submit = async (submission: IDataObject) => {
-			const nodes = saved.nodes
-				.filter((node) => node.type !== 'n8n-nodes-base.stickyNote')
-				.map((node): INode => {
-					// The form trigger becomes the harness's start node under its name; the integration ID
-					// placeholder one the sandbox knows. The Loan CRM nodes are the example's own.
-					if (node.name === 'On form submission') return { ...node, type: START_NODE_TYPE, typeVersion: 1, parameters: { items: JSON.stringify([submission]) } };
-					if (node.name === 'Record the form on the deal') return { ...node, parameters: { ...node.parameters, integrationId: ids().otherIntegration } };
-					return node;
-				});
-			return await runWorkflow({ nodes, connections: saved.connections }, { credentials: env.store, startNode: 'On form submission' });
-		};
+		const submit = async (submission: IDataObject) =>
+			await runWorkflow(webFormExample(submission, ids().otherIntegration), { credentials: env.store, startNode: 'On form submission' });
 		const form = { 'First name': 'Aroha', 'Last name': 'Ngata', Email: 'aroha.ngata@example.com', Mobile: '0412 345 678', 'Deal number': Number(ids().dealWithoutNotes), 'I agree to receive marketing messages': 'Yes' };
 		const first = await submit(form);
 		expect(first.error).toBeUndefined();

@@ -3,18 +3,17 @@
  * as the editor runs it (LoadOptionsContext), locator values and old-style plain values read by
  * the operations, the By ID check, and Get on the collection endpoints with its not-found error.
  */
-import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import type { IConnections, INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { REPO_ROOT, START_NODE_TYPE, nodeTypes, runListSearch, runWorkflow } from '../../harness';
+import { nodeTypes, runListSearch, runWorkflow } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
 import { ID_LIST_PATTERN, ID_PATTERN } from '../../nodes/shared/description/locators';
 import { LIST_PAGE_SIZE, searchFilter } from '../../nodes/shared/execution/methods/listSearch';
 import { parseId, parseIdList } from '../../nodes/shared/input/values';
-import { jsonOf, useSandbox } from './helpers';
+import { jsonOf, useSandbox, webFormExample } from './helpers';
 
 const env = useSandbox();
 const ids = () => env.sandbox.data.ids;
@@ -391,18 +390,8 @@ describe('Locator values and old-style values are read alike', () => {
 	});
 
 	it('examples/web-form-to-contact.json as saved (Deal ID from an expression) runs unchanged', async () => {
-		const saved = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-contact.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
 		const submission = { 'First name': 'Aroha', 'Last name': 'Ngata', Email: 'aroha@example.com', Mobile: '0412 345 678', 'Deal number': Number(ids().dealWithoutNotes) };
-		const nodes = saved.nodes
-			.filter((node) => node.type !== 'n8n-nodes-base.stickyNote')
-			.map((node): INode => {
-				// The form trigger becomes the harness's start node under the same name; the example's
-				// integration ID placeholder becomes one the sandbox knows. Nothing else is changed.
-				if (node.name === 'On form submission') return { ...node, type: START_NODE_TYPE, typeVersion: 1, parameters: { items: JSON.stringify([submission]) } };
-				if (node.name === 'Record the form on the deal') return { ...node, parameters: { ...node.parameters, integrationId: ids().otherIntegration } };
-				return node;
-			});
-		const result = await runWorkflow({ nodes, connections: saved.connections }, { credentials: env.store, startNode: 'On form submission' });
+		const result = await runWorkflow(webFormExample(submission, ids().otherIntegration), { credentials: env.store, startNode: 'On form submission' });
 		expect(result.error).toBeUndefined();
 		const post = env.sandbox.apiRequests().find((request) => request.method === 'POST' && request.path === '/jsonapi/deal-external-references');
 		expect((post?.json as { data: { relationships: unknown } }).data.relationships).toEqual({
@@ -488,7 +477,7 @@ describe('ID fields that became By-ID locators read old and new values alike', (
 		// A locator: n8n itself refuses to start a workflow whose parameters have issues (the By ID
 		// check of the editor), before the node runs.
 		await expect(env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: locator('abc', 'id') })).rejects.toThrow(
-			/The '[^']+' node has issues:\n- Must be a whole number from 1 to 2147483647/,
+			"The 'Loan CRM' node has issues:\n- Must be a whole number from 1 to 2147483647",
 		);
 		// From an expression, the value is only known at run time: the node's check again.
 		const fromExpression = await env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: locator('={{ $json.task }}', 'id') }, { input: [{ task: 'abc' }] });
