@@ -28,6 +28,7 @@ import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { serviceBaseUrl } from './baseUrl';
+import { credentialClock } from './clock';
 
 /** A token fetched from the Access Token URL. */
 export interface FetchedToken {
@@ -57,7 +58,7 @@ export interface HeldToken {
 export const RENEW_BEFORE_EXPIRY_MS = 60_000;
 
 /** Whether a token should be renewed before it signs another request (its expiry is near or past). */
-export function renewalDue(token: { fetchedAt: number; expiresAt?: number }, now = Date.now()): boolean {
+export function renewalDue(token: { fetchedAt: number; expiresAt?: number }, now = credentialClock.now()): boolean {
 	if (token.expiresAt === undefined) return false;
 	const lifetime = Math.max(0, token.expiresAt - token.fetchedAt);
 	return now >= token.expiresAt - Math.min(RENEW_BEFORE_EXPIRY_MS, lifetime / 2);
@@ -147,7 +148,7 @@ export async function sharedAccessToken(
 ): Promise<FetchedToken> {
 	forgetExpired();
 	const entry = entryFor(fingerprint);
-	const now = Date.now();
+	const now = credentialClock.now();
 	const { latest, inFlight } = entry;
 	const holdsTokenForTheseValues = held.accessToken !== '' && held.fingerprint === fingerprint;
 	if (
@@ -193,7 +194,7 @@ function hasExpired(token: FetchedToken, now: number): boolean {
 
 /** Drops tokens past their expiry, so the process holds no more tokens than are still usable. */
 function forgetExpired(): void {
-	const now = Date.now();
+	const now = credentialClock.now();
 	for (const [fingerprint, entry] of entries) {
 		if (entry.latest !== undefined && hasExpired(entry.latest, now)) entry.latest = undefined;
 		if (entry.latest === undefined && entry.inFlight === undefined && entry.notBefore < now) entries.delete(fingerprint);
@@ -228,7 +229,7 @@ function forgetOldTokenFacts(now: number): void {
 /** The service answered 401 to a request signed with this token: it is not used again. */
 export function rememberRejectedToken(token: string, expiresAt?: number): void {
 	if (token === '') return;
-	const now = Date.now();
+	const now = credentialClock.now();
 	forgetOldTokenFacts(now);
 	rejected.set(tokenDigest(token), expiresAt !== undefined && expiresAt > now ? expiresAt : now + TOKEN_FACT_MEMORY_MS);
 }
@@ -237,7 +238,7 @@ export function rememberRejectedToken(token: string, expiresAt?: number): void {
 export function isRejectedToken(token: string): boolean {
 	if (token === '') return false;
 	const until = rejected.get(tokenDigest(token));
-	return until !== undefined && Date.now() < until;
+	return until !== undefined && credentialClock.now() < until;
 }
 
 /**
@@ -248,7 +249,7 @@ export function isRejectedToken(token: string): boolean {
  */
 export async function tokenStillAccepted(token: string, signedAt: number, check: () => Promise<boolean>): Promise<boolean> {
 	if (isRejectedToken(token)) return false;
-	const now = Date.now();
+	const now = credentialClock.now();
 	forgetOldTokenFacts(now);
 	const digest = tokenDigest(token);
 	const list = checks.get(digest) ?? [];

@@ -46,17 +46,21 @@ interface QueuedFault {
 	remaining: number;
 }
 
-/** Token bucket; refills continuously in real time. */
+/** Token bucket; refills continuously with the sandbox's clock. */
 class Bucket {
 	private tokens: number;
-	private last = Date.now();
+	private last: number;
 
-	constructor(readonly config: RateLimitConfig) {
+	constructor(
+		readonly config: RateLimitConfig,
+		private readonly clock: () => number,
+	) {
 		this.tokens = config.capacity;
+		this.last = clock();
 	}
 
 	private refill(): void {
-		const now = Date.now();
+		const now = this.clock();
 		this.tokens = Math.min(this.config.capacity, this.tokens + ((now - this.last) / 1000) * this.config.refillPerSecond);
 		this.last = now;
 	}
@@ -314,10 +318,15 @@ export class SandboxServer {
 	/** Lifetime of tokens issued from now on (seconds). */
 	tokenLifetime: number;
 
+	/** The machine's time (ms) as the sandbox reads it: SandboxOptions.clock. */
+	readonly clock: () => number;
+
 	constructor(private readonly options: SandboxOptions) {
 		const sizes = { ...DEFAULT_SIZES, ...(options.sizes ?? {}) };
 		const offsetMs = (options.clockOffsetSeconds ?? 0) * 1000;
-		this.state = new SandboxState(options.seed ?? 20261121, sizes, options.now ?? (() => new Date(Date.now() + offsetMs)), options.dealIds);
+		const clock = options.clock ?? Date.now;
+		this.clock = clock;
+		this.state = new SandboxState(options.seed ?? 20261121, sizes, options.now ?? (() => new Date(clock() + offsetMs)), options.dealIds);
 		this.tokenLifetime = options.tokenLifetimeSeconds ?? 3600;
 		this.countTotals = options.countTotals ?? false;
 		this.patchStatus = options.patchStatus ?? 200;
@@ -386,7 +395,7 @@ export class SandboxServer {
 	}
 
 	setRateLimit(config: false | RateLimitConfig): void {
-		this.bucket = config ? new Bucket(config) : undefined;
+		this.bucket = config ? new Bucket(config, this.clock) : undefined;
 	}
 
 	setLatency(config: false | LatencyConfig): void {
@@ -703,7 +712,7 @@ export class SandboxServer {
 			}
 		}
 		const accessToken = randomBytes(32).toString('base64url');
-		this.tokens.set(accessToken, { clientId, scopes, expiresAt: Date.now() + this.tokenLifetime * 1000, revoked: false });
+		this.tokens.set(accessToken, { clientId, scopes, expiresAt: this.clock() + this.tokenLifetime * 1000, revoked: false });
 		this.issued.push(accessToken);
 		this.send(
 			ctx,
@@ -736,7 +745,7 @@ export class SandboxServer {
 			this.send(ctx, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
 			return undefined;
 		}
-		if (token.expiresAt <= Date.now()) {
+		if (token.expiresAt <= this.clock()) {
 			this.send(ctx, 401, { 'www-authenticate': 'Bearer error="invalid_token", error_description="The token expired"' });
 			return undefined;
 		}

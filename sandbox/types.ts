@@ -20,13 +20,19 @@ export interface SandboxOptions {
 	dealIds?: readonly number[];
 	/** Token-bucket rate limiting; off by default. */
 	rateLimit?: false | { capacity: number; refillPerSecond: number };
-	/** Access token lifetime (real time); default 3600. */
+	/** Access token lifetime (seconds of `clock`); default 3600. */
 	tokenLifetimeSeconds?: number;
+	/**
+	 * The machine's time in ms, as the sandbox reads it for token expiry, the rate-limit refill and
+	 * (plus `clockOffsetSeconds`) the service's clock. Default `Date.now`; tests pass a clock they
+	 * move (harness/clock.ts ManualClock) instead of waiting.
+	 */
+	clock?: () => number;
 	/** Count totals: adds `meta.total` and `links.last` to collection documents. Default false. */
 	countTotals?: boolean;
 	/**
 	 * Clock for `created`/`updated` stamps of records changed through the API or the data helpers,
-	 * and for the `Date` header of every answer. Default: the machine's clock plus `clockOffsetSeconds`.
+	 * and for the `Date` header of every answer. Default: `clock` plus `clockOffsetSeconds`.
 	 */
 	now?: () => Date;
 	/** How far the service's clock runs ahead of (positive) or behind (negative) the machine's; default 0. */

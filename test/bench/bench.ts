@@ -25,7 +25,7 @@ import { resolve } from 'path';
 import type { TokenCase } from './engine';
 import type { FlattenCase } from './flatten-bench';
 import type { TriggerActivationCase, TriggerDrainCase, TriggerDrainPoll } from './trigger-scale';
-import { httpRequestNodeInfo, prepareHttpRequestNode } from '../../harness/http-request-node';
+import { httpRequestNodeInfo } from '../../harness/http-request-node';
 import { ID_LAYOUTS, ID_LAYOUT_DESCRIPTIONS } from '../../sandbox/layouts';
 import type { IdLayout } from '../../sandbox/layouts';
 import type { LatencyClient, LatencySample, ItemOperation } from './latency';
@@ -725,7 +725,7 @@ function sandboxScaleRows(samples: SandboxScaleSample[]): Row[] {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-	const httpRequestNode = await prepareHttpRequestNode();
+	const httpRequestNode = httpRequestNodeInfo();
 	const meta = {
 		date: new Date().toISOString(),
 		node: process.version,

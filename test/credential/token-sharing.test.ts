@@ -7,7 +7,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { RunResult } from '../../harness';
-import { CredentialStore, runNode, sandboxCredential } from '../../harness';
+import { CredentialStore, ManualClock, runNode, sandboxCredential, useCredentialClock } from '../../harness';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 
@@ -192,16 +192,19 @@ describe('concurrent token renewals share one token', () => {
 
 describe('a shared token past its expires_in', () => {
 	it('is not handed to a stale caller: the caller renews before sending and gets a new token, not one the service would reject', async () => {
-		const own = await startSandbox({ tokenLifetimeSeconds: 1 });
+		// One clock for the credential and the service, moved instead of waited for.
+		const clock = ManualClock.stopped();
+		const restoreClock = useCredentialClock(clock);
+		const own = await startSandbox({ tokenLifetimeSeconds: 1, clock: clock.now });
 		try {
 			const storeA = new CredentialStore([{ type: TYPE, data: sandboxCredential(own) }]);
 			expect((await listOneDeal(storeA)).error).toBeUndefined();
-			await new Promise((resolve) => setTimeout(resolve, 300));
+			clock.advance(300);
 			// Another credential record with the same values fetches a newer token, which becomes the shared one.
 			const storeB = new CredentialStore([{ type: TYPE, data: sandboxCredential(own) }]);
 			expect((await listOneDeal(storeB)).error).toBeUndefined();
 			const newerButExpired = storedToken(storeB);
-			await new Promise((resolve) => setTimeout(resolve, 1100));
+			clock.advance(1100);
 			own.clearLog();
 
 			const result = await listOneDeal(storeA);
@@ -212,6 +215,7 @@ describe('a shared token past its expires_in', () => {
 			expect(storedToken(storeA)).not.toBe(newerButExpired);
 			expect(storedToken(storeA)).toBe(own.issuedTokens().at(-1));
 		} finally {
+			restoreClock();
 			await own.close();
 		}
 	});

@@ -1,39 +1,28 @@
 /**
- * Every n8n-workflow copy at hand, for checks that run n8n's own display logic on the descriptions:
- * the devDependency (n8n 2.41), the e2e cache's n8n installs (2.30, 2.41, and 1.123 once installed
- * there), and any folder listed in N8N_WORKFLOW_COPIES (colon-separated), e.g. an unpacked
- * n8n-workflow 1.120 (n8n 1.123).
+ * The n8n-workflow copies whose display logic the description tests run (NodeHelpers), one per n8n
+ * version the e2e suite proves (scripts/e2e/install.ts N8N_VERSIONS): a fixed set, installed by
+ * `npm ci` from the lockfile as devDependencies, so every machine checks the same three.
+ *
+ *   n8n-workflow        2.41.0   (n8n 2.41.0; the copy n8n-core runs with)
+ *   n8n-workflow-v2-30  2.30.0   (n8n 2.30.0)
+ *   n8n-workflow-v1-120 1.120.31 (n8n 1.123.81)
  */
-import { existsSync, readFileSync, readdirSync } from 'fs';
-import { homedir } from 'os';
-import { join } from 'path';
-
 import * as installedWorkflow from 'n8n-workflow';
 
 export type NodeHelpersLike = Pick<typeof installedWorkflow.NodeHelpers, 'displayParameter' | 'getNodeParameters' | 'makeNodeName'>;
 
+/** Package name → the n8n version that ships it. The first is the one the engine runs with. */
+export const WORKFLOW_COPIES = [
+	{ packageName: 'n8n-workflow', n8n: '2.41.0', workflow: '2.41.0' },
+	{ packageName: 'n8n-workflow-v2-30', n8n: '2.30.0', workflow: '2.30.0' },
+	{ packageName: 'n8n-workflow-v1-120', n8n: '1.123.81', workflow: '1.120.31' },
+] as const;
+
 export function workflowCopies(): Array<{ label: string; helpers: NodeHelpersLike }> {
-	const copies: Array<{ label: string; helpers: NodeHelpersLike }> = [
-		{ label: `n8n-workflow ${String((require('n8n-workflow/package.json') as { version: string }).version)} (devDependency)`, helpers: installedWorkflow.NodeHelpers },
-	];
-	const cache = process.env.LOAN_CRM_E2E_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'n8n-nodes-loan-crm-e2e');
-	const folders = existsSync(cache)
-		? readdirSync(cache)
-				.filter((name) => /^n8n-\d+\.\d+\.\d+$/.test(name))
-				.map((name) => join(cache, name, 'node_modules', 'n8n-workflow'))
-		: [];
-	folders.push(...(process.env.N8N_WORKFLOW_COPIES ?? '').split(':').filter((folder) => folder !== ''));
-	for (const folder of folders) {
-		if (!existsSync(join(folder, 'package.json'))) continue;
-		const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string };
-		let module: typeof installedWorkflow;
-		try {
-			module = require(folder) as typeof installedWorkflow;
-		} catch {
-			// An install still under way in the shared cache; the devDependency is always checked.
-			continue;
-		}
-		copies.push({ label: `n8n-workflow ${version} (${folder})`, helpers: module.NodeHelpers });
-	}
-	return copies;
+	return WORKFLOW_COPIES.map(({ packageName, n8n, workflow }) => {
+		const { version } = require(`${packageName}/package.json`) as { version: string };
+		if (version !== workflow) throw new Error(`${packageName} is ${version}, expected ${workflow} (run npm ci)`);
+		const module = (packageName === 'n8n-workflow' ? installedWorkflow : require(packageName)) as typeof installedWorkflow;
+		return { label: `n8n-workflow ${version} (n8n ${n8n})`, helpers: module.NodeHelpers };
+	});
 }

@@ -11,7 +11,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Registry } from '../../harness';
-import { CredentialStore, HTTP_REQUEST_TYPE, createRegistry, prepareHttpRequestNode, registerHttpRequestNode, runNode, sandboxCredential } from '../../harness';
+import { CredentialStore, HTTP_REQUEST_TYPE, ManualClock, createRegistry, registerHttpRequestNode, runNode, sandboxCredential, useCredentialClock } from '../../harness';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { decodedQuery } from './helpers';
@@ -21,16 +21,19 @@ const TYPE = 'loanCrmOAuth2Api';
 let sandbox: Sandbox;
 let registry: Registry;
 let typeVersion: number;
+/** The credential's and the service's time, moved past a token's lifetime instead of waited for. */
+const clock = ManualClock.running();
+let restoreClock: () => void;
 
 beforeAll(async () => {
-	// n8n's HTTP Request node: installed into the e2e cache on the first run (not a devDependency).
-	const node = await prepareHttpRequestNode();
-	if (!node.available) throw new Error(`n8n's HTTP Request node is needed for these tests: ${node.reason ?? 'not installed'}`);
-	sandbox = await startSandbox({});
+	// n8n's HTTP Request node, from the n8n-nodes-base devDependency.
+	sandbox = await startSandbox({ clock: clock.now });
+	restoreClock = useCredentialClock(clock);
 	registry = createRegistry();
 	typeVersion = registerHttpRequestNode(registry);
-}, 15 * 60_000);
+});
 afterAll(async () => {
+	restoreClock();
 	await sandbox.close();
 });
 beforeEach(() => {
@@ -303,13 +306,13 @@ describe('Custom API Call: only a rejected token is renewed; nothing else is rep
 			await runPackageNode(store);
 			expect(store.firstOfType(TYPE)?.data.accessTokenExpiresAt).toMatch(/^\d+$/);
 			// Half of a 2-second lifetime left: due for renewal, not yet expired at the service.
-			await new Promise((resolve) => setTimeout(resolve, 1100));
+			clock.advance(1100);
 			sandbox.clearLog();
 			const viaHttp = await runHttp(store, http('GET', '/integrations'));
 			expect(viaHttp.error).toBeUndefined();
 			expect(sequence()).toEqual(['token', 'GET /jsonapi/integrations 200']);
 
-			await new Promise((resolve) => setTimeout(resolve, 1100));
+			clock.advance(1100);
 			sandbox.clearLog();
 			expect((await runPackageNode(store)).error).toBeUndefined();
 			expect(sequence()).toEqual(['token', `GET /jsonapi/leads/${sandbox.data.ids.lead} 200`]);

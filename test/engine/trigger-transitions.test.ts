@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CredentialStore, runPoll, sandboxCredential } from '../../harness';
+import { CredentialStore, ManualClock, runPoll, sandboxCredential } from '../../harness';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { decodedQuery, useSandbox } from './helpers';
@@ -242,21 +242,19 @@ describe("the service's clock", () => {
 		}
 	});
 
-	it('follows a sandbox started 5 minutes behind on a running clock', async () => {
-		const sandbox = await startSandbox({ sizes: { deals: 20 }, clockOffsetSeconds: -300 });
+	it('follows a sandbox started 5 minutes behind', async () => {
+		const clock = ManualClock.stopped();
+		const sandbox = await startSandbox({ sizes: { deals: 20 }, clockOffsetSeconds: -300, clock: clock.now });
 		try {
 			const store = new CredentialStore();
 			store.add('loanCrmOAuth2Api', sandboxCredential(sandbox));
 			const state: IDataObject = {};
 			const [deal] = sandbox.data.list('deals');
-			const before = Date.now();
 			await poll({ event: 'dealUpdated' }, state, { store });
-			const after = Date.now();
-			// The service's clock (whole seconds, 5 minutes behind) at the poll, not n8n's.
-			expect(Date.parse(state.since as string)).toBeGreaterThanOrEqual(Math.floor((before - 300_000) / 1000) * 1000);
-			expect(Date.parse(state.since as string)).toBeLessThanOrEqual(after - 300_000);
+			// The service's clock (whole seconds, 5 minutes behind the machine's) at the poll, not n8n's.
+			expect(state.since).toBe(new Date(Math.floor((clock.now() - 300_000) / 1000) * 1000).toISOString());
 			// The next whole second of the service's clock, so the change is stamped after activation.
-			await new Promise((resolve) => setTimeout(resolve, 1000));
+			clock.advance(1000);
 			sandbox.data.updateDeal(deal.id, { name: 'Changed after activation' });
 			expect((await poll({ event: 'dealUpdated' }, state, { store })).map((item) => [item.id, item.name])).toEqual([[deal.id, 'Changed after activation']]);
 			expect(await poll({ event: 'dealUpdated' }, state, { store })).toEqual([]);

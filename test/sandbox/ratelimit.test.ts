@@ -1,12 +1,16 @@
 import { BASE_COST, Sandbox, requestCost, startSandbox } from '../../sandbox';
+import { ManualClock } from '../../harness/clock';
 import { Api, firstError } from './testkit';
+
+/** The sandbox's time: the bucket refills only when a test moves it. */
+const clock = ManualClock.stopped();
 
 describe('sandbox rate limit', () => {
 	let sb: Sandbox;
 	let api: Api;
 
 	beforeAll(async () => {
-		sb = await startSandbox({ sizes: { deals: 40, contacts: 20, incomes: 10, dealSecurities: 10 } });
+		sb = await startSandbox({ clock: clock.now, sizes: { deals: 40, contacts: 20, incomes: 10, dealSecurities: 10 } });
 		api = await Api.connect(sb);
 	});
 	afterAll(() => sb.close());
@@ -77,8 +81,12 @@ describe('sandbox rate limit', () => {
 		const notFound = await api.get('/jsonapi/leads/1');
 		expect(notFound.status).toBe(404);
 		expect(notFound.headers.get('x-ratelimit-cost')).toBe('5');
-		await api.get('/jsonapi/deals?page[size]=1');
-		await new Promise((resolve) => setTimeout(resolve, 120));
+		// 5 tokens left, a search costs 10: refused until the bucket has refilled 5 (50 ms at 100/s).
+		const refused = await api.get('/jsonapi/deals?page[size]=1');
+		expect([refused.status, refused.headers.get('x-ratelimit-remaining')]).toEqual([429, '5']);
+		clock.advance(40);
+		expect((await api.get('/jsonapi/deals?page[size]=1')).status).toBe(429);
+		clock.advance(20);
 		expect((await api.get('/jsonapi/deals?page[size]=1')).status).toBe(200);
 	});
 

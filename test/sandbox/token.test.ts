@@ -1,4 +1,5 @@
 import { Sandbox, startSandbox } from '../../sandbox';
+import { ManualClock } from '../../harness/clock';
 import { Api, basic, requestToken, toReply } from './testkit';
 
 describe('sandbox token endpoint', () => {
@@ -129,14 +130,16 @@ describe('sandbox token endpoint', () => {
 		expect((await api.get('/jsonapi/leads/10001')).status).toBe(200);
 	});
 
-	it('expires tokens after tokenLifetimeSeconds of real time', async () => {
-		const short = await startSandbox({ tokenLifetimeSeconds: 1, sizes: { deals: 5, contacts: 5, incomes: 1, dealSecurities: 1 } });
+	it('expires tokens after tokenLifetimeSeconds of its clock', async () => {
+		const clock = ManualClock.stopped();
+		const short = await startSandbox({ tokenLifetimeSeconds: 1, clock: clock.now, sizes: { deals: 5, contacts: 5, incomes: 1, dealSecurities: 1 } });
 		try {
 			const reply = await requestToken(short);
 			expect(reply.json.expires_in).toBe(1);
 			const api = new Api(short, reply.json.access_token);
+			clock.advance(999);
 			expect((await api.get('/jsonapi/leads/10001')).status).toBe(200);
-			await new Promise((resolve) => setTimeout(resolve, 1100));
+			clock.advance(1);
 			const expired = await api.get('/jsonapi/leads/10001');
 			expect(expired.status).toBe(401);
 			expect(expired.headers.get('www-authenticate')).toMatch(/invalid_token/);

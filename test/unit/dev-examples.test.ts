@@ -1,13 +1,12 @@
 /**
  * `npm run dev` imports examples/ ready to publish against the sandbox (scripts/dev-examples.ts):
  * the sandbox credential on every Loan CRM node, and a node needing a credential dev cannot have
- * disabled, decided by n8n's own node types (here those of n8n-nodes-base, which the harness
- * installs into the e2e cache on first use).
+ * disabled, decided by n8n's own node types (here those of the n8n-nodes-base devDependency).
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import { REPO_ROOT, n8nNodesBaseDir, prepareHttpRequestNode } from '../../harness';
+import { REPO_ROOT, n8nNodesBaseDir } from '../../harness';
 import type { PreparedExamples } from '../../scripts/dev-examples';
 import { prepareExamples } from '../../scripts/dev-examples';
 
@@ -18,12 +17,9 @@ describe('the examples as npm run dev imports them', () => {
 	const before = readFileSync(join(examplesDir, 'deal-settled-to-slack.json'), 'utf8');
 	let workflows: PreparedExamples['workflows'];
 	let disabled: PreparedExamples['disabled'];
-	beforeAll(async () => {
-		const node = await prepareHttpRequestNode();
-		const n8nDir = n8nNodesBaseDir();
-		if (!node.available || n8nDir === undefined) throw new Error(`n8n's node types are needed for this test: ${node.reason ?? 'not installed'}`);
-		({ workflows, disabled } = prepareExamples(examplesDir, n8nDir, CREDENTIAL));
-	}, 15 * 60_000);
+	beforeAll(() => {
+		({ workflows, disabled } = prepareExamples(examplesDir, n8nNodesBaseDir(), CREDENTIAL));
+	});
 
 	it('gives every Loan CRM node the sandbox credential', () => {
 		const ours = workflows.flatMap((workflow) => workflow.nodes.filter((node) => node.type.startsWith('n8n-nodes-loan-crm.')));
