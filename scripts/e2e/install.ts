@@ -7,8 +7,8 @@
  *                             node_modules/sqlite3 rebuilt with node-gyp against the Node 24 headers
  *
  * One folder per n8n version of N8N_VERSIONS; every version runs on the same Node 24 (n8n 1.123.x
- * accepts Node >=20.19 <=24.x, n8n >= 2.36 needs Node >= 24). `npm run bench` keeps its copy of n8n's
- * HTTP Request node in the same cache (<cache>/n8n-nodes-base-<version>/, ensureCachedPackages).
+ * accepts Node >=20.19 <=24.x, n8n >= 2.36 needs Node >= 24). Only the e2e and `npm run dev` use this
+ * cache: `npm test` and the bench need nothing from it.
  *
  * <cache> is $LOAN_CRM_E2E_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-loan-crm-e2e: outside
  * the repository, reused between runs. Each part gets a `.complete` marker (holding the recipe it

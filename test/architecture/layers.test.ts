@@ -9,8 +9,8 @@
  * - No import cycle in nodes/, credentials/ or the tool folders.
  * - Every NodeApiError and NodeOperationError is built in nodes/shared/errors/factory.ts.
  * - The package imports only n8n-workflow and Node's crypto.
- * - The tools (scripts/, sandbox/, harness/) import nothing from test/, and the sandbox nothing from
- *   nodes/ or credentials/ (it emulates the service from its contract, never from our code).
+ * - The tools (scripts/, sandbox/, harness/) import nothing from test/, harness/ nothing from scripts/,
+ *   and the sandbox nothing from nodes/ or credentials/ (it emulates the service from its contract, never from our code).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, relative, resolve } from 'path';
@@ -162,6 +162,9 @@ describe('the house rules', () => {
 		expect(
 			sandboxImports.filter((entry) => entry.target?.startsWith('nodes/') || entry.target?.startsWith('credentials/')).map((entry) => `${entry.from} imports ${entry.target}`),
 		).toEqual([]);
+		// The tools point one way: scripts/ may use harness/ (and the sandbox), never the reverse.
+		const harnessImports = filesUnder('harness').flatMap(importsOf);
+		expect(harnessImports.filter((entry) => entry.target?.startsWith('scripts/')).map((entry) => `${entry.from} imports ${entry.target}`)).toEqual([]);
 		// Tests stay under test/; the tool folders hold none.
 		expect(toolFolders.flatMap((folder) => filesUnder(folder)).filter((file) => file.endsWith('.test.ts'))).toEqual([]);
 	});
