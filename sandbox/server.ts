@@ -227,10 +227,6 @@ function splitByFields(filter: FilterNode | undefined, fields: Set<string>): { o
 	return { onKeys: join(onKeys), rest: join(rest) };
 }
 
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 function readBody(req: IncomingMessage): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
@@ -308,6 +304,8 @@ export class SandboxServer {
 	private bucket?: Bucket;
 	private spent = 0;
 	private readonly sockets = new Set<Socket>();
+	/** Requests held by wait(): cancelled by close(). */
+	private readonly waits = new Set<NodeJS.Timeout>();
 	private server?: http.Server;
 	private port = 0;
 	linkHost?: string;
@@ -359,15 +357,34 @@ export class SandboxServer {
 		return this.port;
 	}
 
+	/**
+	 * Holds a request for `ms` (played latency, a delay fault). The timers are the server's own: close()
+	 * cancels them, so a request still held then leaves nothing behind that keeps the process alive.
+	 */
+	private wait(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				this.waits.delete(timer);
+				resolve();
+			}, ms);
+			this.waits.add(timer);
+		});
+	}
+
 	async close(): Promise<void> {
 		const server = this.server;
 		if (!server) return;
 		this.server = undefined;
+		for (const timer of this.waits) clearTimeout(timer);
+		this.waits.clear();
+		const closed = [...this.sockets].map((socket) => new Promise<void>((resolve) => (socket.destroyed && !socket.readable ? resolve() : socket.once('close', () => resolve()))));
 		await new Promise<void>((resolve) => {
 			server.close(() => resolve());
 			for (const socket of this.sockets) socket.destroy();
 			server.closeAllConnections?.();
 		});
+		// Every connection is gone on this side before close() returns, so a client's sockets see the end now.
+		await Promise.all(closed);
 	}
 
 	// ---------------------------------------------------------------- controls
@@ -505,7 +522,7 @@ export class SandboxServer {
 		const latency = this.latencyMs();
 		entry.latencyMs = latency;
 		if (latency > 0) {
-			await sleep(latency);
+			await this.wait(latency);
 			if (res.destroyed) return;
 		}
 		entry.handledAt = Date.now();
@@ -529,7 +546,7 @@ export class SandboxServer {
 		if (fault) {
 			if ('kind' in fault && fault.kind === 'delay') {
 				entry.fault = 'delay';
-				await sleep(fault.ms);
+				await this.wait(fault.ms);
 				if (res.destroyed) return;
 			} else {
 				this.applyFault(ctx, fault, kind);

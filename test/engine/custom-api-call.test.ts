@@ -238,8 +238,8 @@ describe('Custom API Call: only a rejected token is renewed; nothing else is rep
 		sandbox.clearLog();
 		const missing = await runHttp(store, http('GET', '/leads/999999'));
 		expect(missing.error?.description).toBe("Resource of type 'leads' with ID '999999' does not exist.");
-		sandbox.injectFault({ method: 'POST', path: '/jsonapi/deal-notes' }, { kind: 'delay', ms: 2500 }, 1);
-		const slow = await runHttp(store, http('POST', '/deal-notes', { body: noteDocument('Timed out'), timeoutMs: 800 }));
+		sandbox.injectFault({ method: 'POST', path: '/jsonapi/deal-notes' }, { kind: 'delay', ms: 5000 }, 1);
+		const slow = await runHttp(store, http('POST', '/deal-notes', { body: noteDocument('Timed out'), timeoutMs: 300 }));
 		expect(slow.error).toBeDefined();
 		sandbox.injectFault({ method: 'POST', path: '/jsonapi/deal-notes' }, { kind: 'drop' }, 1);
 		const dropped = await runHttp(store, http('POST', '/deal-notes', { body: noteDocument('Dropped') }));
