@@ -148,6 +148,11 @@ export async function n8nEnvironment(install: N8nInstall, options: N8nEnvOptions
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		// n8n 2.41's default expression engine ('vm', isolated-vm 7.0.1's prebuilt binary for Node 24)
+		// crashes this machine's n8n with SIGSEGV: 2 of 3 `n8n execute` runs after the run was stored,
+		// and once `n8n start` in mid-run; with 'legacy' 0 of 4. Older n8n has only the legacy engine,
+		// so every version is proven on the same one. The package's behaviour does not depend on the engine.
+		N8N_EXPRESSION_ENGINE: 'legacy',
 		// Task runners are always on in n8n 2; give this instance's broker its own port. n8n 1.x
 		// runs without them by default (its internal runner shares the CLI's process group and took
 		// `n8n execute` down with it on exit), and so does this run.
