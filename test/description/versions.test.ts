@@ -12,18 +12,24 @@ import type { INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow'
 
 import { loadPackageSource } from '../../harness';
 import { toolDescriptionFor } from '../../harness/tools';
-import { OPERATIONS as CONTACT_OPERATIONS } from '../../nodes/LoanCrmContacts/operations';
-import { OPERATIONS as DEAL_OPERATIONS } from '../../nodes/LoanCrmDeals/operations';
-import { OPERATIONS as TASK_OPERATIONS } from '../../nodes/LoanCrmLeadsAndTasks/operations';
-import { OPERATIONS as ASSET_OPERATIONS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
+import { OPERATIONS as CONTACT_SPECS } from '../../nodes/LoanCrmContacts/operations';
+import { OPERATIONS as DEAL_SPECS } from '../../nodes/LoanCrmDeals/operations';
+import { OPERATIONS as TASK_SPECS } from '../../nodes/LoanCrmLeadsAndTasks/operations';
+import { OPERATIONS as ASSET_SPECS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
 import { toolArguments } from '../../nodes/shared/description/toolArguments';
-import type { OperationSpec } from '../../nodes/shared/service/catalogue';
+import type { Operation } from '../../nodes/shared/operation/operation';
+import { resolveOperations } from '../../nodes/shared/operation/operation';
 import type { NodeHelpersLike } from './n8nCopies';
 import { workflowCopies } from './n8nCopies';
 import { checkSnapshot } from './snapshot';
 
+const CONTACT_OPERATIONS = resolveOperations(CONTACT_SPECS);
+const DEAL_OPERATIONS = resolveOperations(DEAL_SPECS);
+const TASK_OPERATIONS = resolveOperations(TASK_SPECS);
+const ASSET_OPERATIONS = resolveOperations(ASSET_SPECS);
+
 const source = loadPackageSource();
-const CATALOGUES: Record<string, readonly OperationSpec[]> = {
+const CATALOGUES: Record<string, readonly Operation[]> = {
 	loanCrmDeals: DEAL_OPERATIONS,
 	loanCrmContacts: CONTACT_OPERATIONS,
 	loanCrmLeadsAndTasks: TASK_OPERATIONS,
@@ -52,7 +58,7 @@ function shownProperty(property: INodeProperties): Record<string, unknown> {
  * For each operation: the parameters a new node of `typeVersion` starts with (the editor's
  * getNodeParameters with defaults) and the parameters it shows.
  */
-function resolvedParameters(helpers: NodeHelpersLike, description: INodeTypeDescription, operations: readonly OperationSpec[], typeVersion: number) {
+function resolvedParameters(helpers: NodeHelpersLike, description: INodeTypeDescription, operations: readonly Operation[], typeVersion: number) {
 	const node = { typeVersion, parameters: {} } as unknown as INode;
 	return Object.fromEntries(
 		operations.map((spec) => {
