@@ -4,8 +4,9 @@
  * with, plain and as an AI agent's tool (the `…Tool` copy n8n makes).
  *
  * Version 1 is what saved workflows run: its resolved parameters are pinned in
- * snapshots/v1-parameters.json, taken before version 1.1 existed, so a change to what a saved
- * workflow sees shows up as a diff of that file. Version 1.1 is what new nodes get: a tool's
+ * snapshots/resolved-parameters.txt (one line per node, variant and operation; version 1 taken
+ * before version 1.1 existed, version 1.1 below it), so a change to what a saved workflow sees
+ * shows up as a changed line of that file. Version 1.1 is what new nodes get: a tool's
  * arguments come filled by the model, and new nodes are named as n8n names them.
  */
 import type { INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
@@ -21,7 +22,9 @@ import type { Operation } from '../../nodes/shared/operation/operation';
 import { resolveOperations } from '../../nodes/shared/operation/operation';
 import type { NodeHelpersLike } from './n8nCopies';
 import { workflowCopies } from './n8nCopies';
-import { checkSnapshot } from './snapshot';
+import { resolvedLine } from './compact';
+import type { ShownProperty } from './compact';
+import { checkTextSnapshot } from './snapshot';
 
 const CONTACT_OPERATIONS = resolveOperations(CONTACT_SPECS);
 const DEAL_OPERATIONS = resolveOperations(DEAL_SPECS);
@@ -80,9 +83,19 @@ function allResolved(helpers: NodeHelpersLike, typeVersion: number) {
 
 const copies = workflowCopies();
 
+/** Every node, variant and operation resolved at `typeVersion`, a line each (compact.ts). */
+function resolvedLines(typeVersion: number): string[] {
+	const resolved = allResolved(copies[0].helpers, typeVersion);
+	return Object.entries(resolved).flatMap(([name, byVariant]) =>
+		(['plain', 'tool'] as const).flatMap((variant) =>
+			Object.entries(byVariant[variant]).map(([op, { parameters, shown }]) => resolvedLine(`${name} ${variant} v${typeVersion} ${op}`, parameters, shown as unknown as ShownProperty[])),
+		),
+	);
+}
+
 describe('version 1: what saved workflows see', () => {
 	it('resolves to the pinned parameters and values, plain and as a tool', () => {
-		checkSnapshot('v1-parameters', allResolved(copies[0].helpers, 1));
+		checkTextSnapshot('resolved-parameters', [...resolvedLines(1), ...resolvedLines(1.1)]);
 	});
 
 	it.each(copies.slice(1).map((copy) => [copy.label, copy.helpers] as const))('resolves the same with %s', (_label, helpers) => {
