@@ -74,9 +74,9 @@ export interface ShownProperty {
 }
 
 /**
- * One line for what a node of one version (plain or tool) resolves to for one operation: the values
- * a new node starts with, the parameters it shows (with a hash over their labels, descriptions and
- * options).
+ * One line for what a node of one version (plain or tool) resolves to for one operation, after the
+ * parameter lines (`@v1 plain deal.getMany | …`): the values a new node starts with, the parameters
+ * it shows (with a hash over their labels, descriptions and options).
  */
 export function resolvedLine(label: string, parameters: unknown, shown: readonly ShownProperty[]): string {
 	const names = shown.map((property) => (property.type === 'collection' || property.type === 'fixedCollection' ? `${property.name}(${(property.options ?? []).join(',')})` : property.name));

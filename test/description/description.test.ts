@@ -9,8 +9,11 @@
  */
 import { existsSync, readFileSync } from 'fs';
 
+import { NodeHelpers } from 'n8n-workflow';
+
 import { loadPackageSource } from '../../harness';
 import { descriptionLines } from './compact';
+import { CATALOGUES, resolvedLines } from './resolved';
 import { checkTextSnapshot, lineDifferences, methodNames } from './snapshot';
 
 const source = loadPackageSource();
@@ -32,13 +35,15 @@ describe('description snapshots', () => {
 
 	it.each(source.nodes.map((node) => [node.name, node] as const))('node %s', (name, node) => {
 		const codexFile = node.sourcePath.replace(/\.ts$/, '.json');
-		checkTextSnapshot(
-			name,
-			descriptionLines(node.type.description, {
+		// An action node's parameters, then what each version resolves to per operation (versions.test.ts).
+		const resolved = name in CATALOGUES ? [1, 1.1].flatMap((version) => resolvedLines(NodeHelpers, name, version)) : [];
+		checkTextSnapshot(name, [
+			...descriptionLines(node.type.description, {
 				methods: 'methods' in node.type && node.type.methods ? node.type.methods : undefined,
 				codex: existsSync(codexFile) ? JSON.parse(readFileSync(codexFile, 'utf8')) : undefined,
 			}),
-		);
+			...resolved,
+		]);
 	});
 
 	it.each(source.credentials.map((credential) => [credential.name, credential] as const))('credential %s', (name, credential) => {
