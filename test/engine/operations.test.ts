@@ -35,9 +35,12 @@ function exampleRequest(key: OperationKey): LoggedRequest {
 afterEach(() => env.sandbox.data.reset());
 
 describe('every example of the shared table', () => {
-	it.each(operationKeys())('%s: the request the table states', async (key) => {
-		await runExample(key);
+	it.each(operationKeys())('%s: the request the table states, and output items paired to the input', async (key) => {
+		const result = await runExample(key);
+		expect(result.error).toBeUndefined();
 		exampleRequest(key);
+		expect(result.items.length).toBeGreaterThan(0);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(result.items.map(() => ({ item: 0 })));
 	});
 });
 
