@@ -261,7 +261,7 @@ function ifExistsProperty(spec: Operation, rule: NonNullable<Operation['ifAlread
 			: ` ${texts.map((field) => field.label).join(' and ')} ${texts.length === 1 ? 'is' : 'are'} compared as Loan CRM compares text: upper and lower case do not matter, and spaces around ${texts.length === 1 ? 'it' : 'them'} are removed before the search and the create.`;
 	// A match field the item may leave empty (a contact's Email): nothing to look for, so it creates.
 	const optional = rule.fields.filter((field) => !field.required);
-	const missing = optional.length === 0 ? '' : ` An item without ${optional.map((field) => displayNameOf(field.name)).join(' or ')} always creates a ${label}.`;
+	const missing = optional.length === 0 ? '' : ` An item without ${optional.map((field) => field.label).join(' or ')} always creates a ${label}.`;
 	const options: Array<{ name: string; value: IfExists; description: string }> = [
 		{ name: 'Create Another', value: 'createAnother', description: `Create a new ${label} without looking for one` },
 		{

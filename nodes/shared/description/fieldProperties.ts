@@ -25,8 +25,9 @@ export function optionList(values: readonly string[], ordered = false): INodePro
 	return valuesInListOrder(values, ordered).map((value) => ({ name: displayNameOf(value), value }));
 }
 
-export function attributeProperty(name: string, spec: AttributeSpec): INodeProperties {
-	const base = { displayName: displayNameOf(name), name, description: sentence(spec.description) };
+/** An attribute's parameter, labelled as its operation resolved it. */
+function attributeProperty(name: string, label: string, spec: AttributeSpec): INodeProperties {
+	const base = { displayName: label, name, description: sentence(spec.description) };
 	switch (spec.kind) {
 		case 'number':
 			return { ...base, type: 'number', default: 0, typeOptions: { numberPrecision: 4 } };
@@ -51,7 +52,7 @@ export function attributeProperty(name: string, spec: AttributeSpec): INodePrope
 
 /** A write field's parameter, as its operation resolved it (operation/operation.ts): name, label, check. */
 export function writeFieldProperty(field: WriteField): INodeProperties {
-	if (field.kind === 'attribute') return { ...attributeProperty(field.name, field.attribute), displayName: field.label };
+	if (field.kind === 'attribute') return attributeProperty(field.name, field.label, field.attribute);
 	const many = field.relationship.toMany === true;
 	const { description, target } = field.relationship;
 	const what = `${description.charAt(0).toLowerCase()}${description.slice(1)}`;
