@@ -1,5 +1,5 @@
 /**
- * The action nodes' versions, and one parameter as each version and variant shows it.
+ * One parameter as each version of the action nodes (operation/versions.ts) and each variant shows it.
  *
  * - Version 1 is what every workflow saved before 1.1 runs, exactly as before: Simplify on gives
  *   every field flattened, off the service's JSON:API; a tool's parameters are filled by the model

@@ -1,11 +1,11 @@
 /**
  * The shape of an operation catalogue entry. Each node lists its operations as data of this shape;
- * the parameters, the request and the output all follow from the entry and the resource tables.
+ * operation/operation.ts resolves each row once against the resource tables, and the parameters,
+ * the request and the output all follow from that.
  */
 import type { IDisplayOptions } from 'n8n-workflow';
 
 import type { RelationshipSpec, ResourceTypeName } from './schema';
-import { RESOURCE_TYPES } from './schema';
 
 /** The handful of request shapes the service's endpoints come in. */
 export type Shape = 'getMany' | 'getRelatedMany' | 'get' | 'getById' | 'create' | 'update' | 'delete';
