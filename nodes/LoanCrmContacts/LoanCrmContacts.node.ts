@@ -4,7 +4,11 @@ import { actionNodeBase } from '../shared/description/actionNode';
 import { ACTION_NODES_DOCUMENTATION } from '../shared/description/documentation';
 import { listSearch } from '../shared/execution/methods/listSearch';
 import { route } from '../shared/execution/router';
+import { resolveOperations } from '../shared/operation/operation';
 import { DEFAULTS, OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
+
+/** The catalogue resolved once: the description and every run read the same operations. */
+const operations = resolveOperations(OPERATIONS);
 
 export class LoanCrmContacts implements INodeType {
 	description: INodeTypeDescription = {
@@ -17,12 +21,12 @@ export class LoanCrmContacts implements INodeType {
 		usableAsTool: true,
 		// New nodes are named by their action ("Get many deals"), tools "<action> in Loan CRM" (see toolDescription.ts).
 		defaults: { name: 'Loan CRM' },
-		...actionNodeBase(OPERATIONS, RESOURCE_DESCRIPTIONS, DEFAULTS),
+		...actionNodeBase(operations, RESOURCE_DESCRIPTIONS, DEFAULTS),
 	};
 
 	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return route.call(this, OPERATIONS);
+		return route.call(this, operations);
 	}
 }

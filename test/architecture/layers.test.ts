@@ -2,8 +2,10 @@
  * The house rules of the source tree, read from the import statements of every .ts file:
  *
  * - nodes/shared/ is built in layers, lowest first: service → errors → input → requests → paging →
- *   description → execution → trigger; a file imports only from its own layer or lower ones, and the node
- *   folders (nodes/LoanCrm…/) sit on top, each importing only nodes/shared/ and itself.
+ *   operation → description → execution → trigger; a file imports only from its own layer or lower
+ *   ones, and the node folders (nodes/LoanCrm…/) sit on top, each importing only nodes/shared/ and itself.
+ * - The editor's parameters (description/) and the run (execution/) stand side by side on the
+ *   resolved operations (operation/): execution/ imports nothing from description/.
  * - credentials/ imports nothing from nodes/ (nodes/ may use what the credential owns: the network
  *   words, the Base URL rule).
  * - No import cycle in nodes/, credentials/ or the tool folders.
@@ -18,7 +20,7 @@ import { dirname, join, relative, resolve } from 'path';
 const ROOT = resolve(__dirname, '..', '..');
 
 /** nodes/shared/ sub-folders, lowest first. */
-const LAYERS = ['service', 'errors', 'input', 'requests', 'paging', 'description', 'execution', 'trigger'] as const;
+const LAYERS = ['service', 'errors', 'input', 'requests', 'paging', 'operation', 'description', 'execution', 'trigger'] as const;
 
 function filesUnder(folder: string): string[] {
 	const absolute = join(ROOT, folder);
@@ -127,6 +129,12 @@ describe('the house rules', () => {
 		}
 		expect(checked).toBeGreaterThan(150);
 		expect(wrong).toEqual([]);
+	});
+
+	it('execution/ imports nothing from description/: both read the resolved operations', () => {
+		const imports = filesUnder('nodes/shared/execution').flatMap(importsOf);
+		expect(imports.length).toBeGreaterThan(50);
+		expect(imports.filter((entry) => entry.target?.startsWith('nodes/shared/description/')).map((entry) => `${entry.from} imports ${entry.target}`)).toEqual([]);
 	});
 
 	it('credentials/ imports nothing from nodes/', () => {

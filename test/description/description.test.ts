@@ -1,15 +1,20 @@
 /**
  * Pinned UI: each node's description (as n8n's loader gives it to the editor, with its codex) and
- * the credential's are compared with the snapshots committed in test/description/snapshots/, so
- * every change a user would see — a parameter, a label, a default, an option's order — shows up in
- * review as a diff of those files.
+ * the credential's are compared with the snapshots committed in test/description/snapshots/, one
+ * line per parameter (compact.ts), so every change a user would see — a parameter, a label, a
+ * default, an option's order — shows up in review as a changed line of those files
+ * (pins.test.ts shows that a changed name, default, option value or display condition does).
  *
  * After an intended change: `npx jest test/description -u`, then commit the updated files.
  */
 import { existsSync, readFileSync } from 'fs';
 
+import { NodeHelpers } from 'n8n-workflow';
+
 import { loadPackageSource } from '../../harness';
-import { checkSnapshot, differences, methodNames } from './snapshot';
+import { descriptionLines } from './compact';
+import { CATALOGUES, resolvedLines } from './resolved';
+import { checkTextSnapshot, lineDifferences, methodNames } from './snapshot';
 
 const source = loadPackageSource();
 
@@ -30,19 +35,23 @@ describe('description snapshots', () => {
 
 	it.each(source.nodes.map((node) => [node.name, node] as const))('node %s', (name, node) => {
 		const codexFile = node.sourcePath.replace(/\.ts$/, '.json');
-		checkSnapshot(name, {
-			description: node.type.description,
-			methods: 'methods' in node.type && node.type.methods ? node.type.methods : undefined,
-			codex: existsSync(codexFile) ? JSON.parse(readFileSync(codexFile, 'utf8')) : undefined,
-		});
+		// An action node's parameters, then what each version resolves to per operation (versions.test.ts).
+		const resolved = name in CATALOGUES ? [1, 1.1].flatMap((version) => resolvedLines(NodeHelpers, name, version)) : [];
+		checkTextSnapshot(name, [
+			...descriptionLines(node.type.description, {
+				methods: 'methods' in node.type && node.type.methods ? node.type.methods : undefined,
+				codex: existsSync(codexFile) ? JSON.parse(readFileSync(codexFile, 'utf8')) : undefined,
+			}),
+			...resolved,
+		]);
 	});
 
 	it.each(source.credentials.map((credential) => [credential.name, credential] as const))('credential %s', (name, credential) => {
-		checkSnapshot(name, { ...credential.type, methods: methodNames(credential.type) });
+		checkTextSnapshot(name, descriptionLines(credential.type, { methods: methodNames(credential.type) }));
 	});
 
-	it('reports a difference by its path and names the update command', () => {
-		const changes = differences({ properties: [{ name: 'a', default: 'x' }] }, { properties: [{ name: 'a', default: '' }] });
-		expect(changes).toEqual(['.properties[0 a].default: "x" → ""']);
+	it('reports a difference as the lines that changed', () => {
+		const changes = lineDifferences('a | "A" | string | default="x"\nb | "B" | boolean | default=false', 'a | "A" | string | default=""\nb | "B" | boolean | default=false');
+		expect(changes).toEqual(['- a | "A" | string | default="x"', '+ a | "A" | string | default=""']);
 	});
 });

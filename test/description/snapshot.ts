@@ -1,6 +1,7 @@
 /**
- * Description snapshots (test/description/snapshots/*.json): a value users see is compared with the
- * committed file, and a difference is reported by its JSON path with the command that accepts it.
+ * Description snapshots (test/description/snapshots/*.txt, compact.ts): what users see is compared
+ * with the committed file, and a difference is reported as the lines that changed, with the command
+ * that accepts it.
  */
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
@@ -18,32 +19,19 @@ export function methodNames(instance: object): string[] {
 	return Object.getOwnPropertyNames(Object.getPrototypeOf(instance)).filter((name) => name !== 'constructor').sort();
 }
 
-function serialize(value: unknown): string {
-	return `${JSON.stringify(value, (_key, member: unknown) => (typeof member === 'function' ? `[function ${(member as { name: string }).name}]` : member), '\t')}\n`;
+/** Where two texts differ, line by line: `- old` / `+ new` around the first differences, at most `max` lines. */
+export function lineDifferences(before: string, after: string, max = 30): string[] {
+	const old = before.split('\n');
+	const now = after.split('\n');
+	const kept = new Set(old);
+	const had = new Set(now);
+	return [...old.filter((line) => !had.has(line)).map((line) => `- ${line}`), ...now.filter((line) => !kept.has(line)).map((line) => `+ ${line}`)].slice(0, max);
 }
 
-/** Where two JSON values differ, as `path: before → after`, at most `max` of them. */
-export function differences(before: unknown, after: unknown, path = '', found: string[] = [], max = 30): string[] {
-	if (found.length >= max) return found;
-	const show = (value: unknown) => (value === undefined ? '(absent)' : JSON.stringify(value)?.slice(0, 120));
-	if (before !== null && after !== null && typeof before === 'object' && typeof after === 'object' && Array.isArray(before) === Array.isArray(after)) {
-		const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-		for (const key of keys) {
-			const element = (before as Record<string, unknown>)[key] as { name?: unknown } | undefined;
-			const named = Array.isArray(before) && typeof element?.name === 'string' ? ` ${element.name}` : '';
-			const label = Array.isArray(before) ? `${path}[${key}${named}]` : `${path}.${key}`;
-			differences((before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key], label, found, max);
-		}
-		if (found.length === 0 && JSON.stringify(before) !== JSON.stringify(after)) found.push(`${path || '(root)'}: key order changed`);
-		return found;
-	}
-	if (JSON.stringify(before) !== JSON.stringify(after)) found.push(`${path || '(root)'}: ${show(before)} → ${show(after)}`);
-	return found;
-}
-
-export function checkSnapshot(name: string, actual: unknown): void {
-	const file = join(SNAPSHOTS, `${name}.json`);
-	const text = serialize(actual);
+/** A compact snapshot (test/description/snapshots/<name>.txt, one line per parameter; compact.ts). */
+export function checkTextSnapshot(name: string, lines: readonly string[]): void {
+	const file = join(SNAPSHOTS, `${name}.txt`);
+	const text = `${lines.join('\n')}\n`;
 	if (updating()) {
 		writeFileSync(file, text);
 		return;
@@ -53,11 +41,11 @@ export function checkSnapshot(name: string, actual: unknown): void {
 	}
 	const committed = readFileSync(file, 'utf8');
 	if (committed === text) return;
-	const changes = differences(JSON.parse(committed), JSON.parse(text));
+	const changes = lineDifferences(committed, text);
 	throw new Error(
 		[
-			`The ${name} description users see differs from the committed snapshot test/description/snapshots/${name}.json:`,
-			...changes.map((change) => `  ${change}`),
+			`What users see of ${name} differs from the committed snapshot test/description/snapshots/${name}.txt:`,
+			...(changes.length > 0 ? changes.map((change) => `  ${change}`) : ['  (the same lines in another order)']),
 			'',
 			`If the change is intended, update the snapshot with \`${UPDATE_COMMAND}\` and commit the file with your change.`,
 		].join('\n'),

@@ -1,17 +1,18 @@
 /**
  * Every operation of the four action nodes, run in n8n-core's engine against the sandbox: the request
- * the service received (method, path, query, headers, exact body) and the items n8n produced.
+ * the service received (method, path, query and exact body as harness/operation-examples.ts states
+ * it, for the e2e too; headers) and the items n8n produced.
  */
 import type { OperationKey } from '../../harness/operation-examples';
-import { operationExamples } from '../../harness/operation-examples';
+import { operationExamples, operationKeys, requestProblems } from '../../harness/operation-examples';
 import type { LoggedRequest } from '../../sandbox';
 import { expectJsonApiHeaders, jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();
 const ids = () => env.sandbox.data.ids;
 
-/** Runs an operation with its parameter set from the shared table (harness/operation-examples.ts). */
-/** An example as saved workflows hold it: at version 1, as the e2e imports the same table. */
+/** Runs an operation with its parameter set from the shared table (harness/operation-examples.ts),
+ * as saved workflows hold it: at version 1, as the e2e imports the same table. */
 async function runExample(key: OperationKey) {
 	const example = operationExamples(ids())[key];
 	return await env.run(example.node, example.parameters, { typeVersion: 1 });
@@ -23,14 +24,30 @@ function onlyRequest(): LoggedRequest {
 	return requests[0];
 }
 
+/** The one request the example made, checked against the table's request for it. */
+function exampleRequest(key: OperationKey): LoggedRequest {
+	const request = onlyRequest();
+	expect({ key, problems: requestProblems(request, operationExamples(ids())[key].request) }).toEqual({ key, problems: [] });
+	return request;
+}
+
 
 afterEach(() => env.sandbox.data.reset());
+
+describe('every example of the shared table', () => {
+	it.each(operationKeys())('%s: the request the table states, and output items paired to the input', async (key) => {
+		const result = await runExample(key);
+		expect(result.error).toBeUndefined();
+		exampleRequest(key);
+		expect(result.items.length).toBeGreaterThan(0);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(result.items.map(() => ({ item: 0 })));
+	});
+});
 
 describe('Loan CRM Deals', () => {
 	it('dealStructure.getDeal: GET /deal-structures/{id}/deal', async () => {
 		const result = await runExample('loanCrmDeals/dealStructure.getDeal');
-		const request = onlyRequest();
-		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', `/jsonapi/deal-structures/${ids().dealStructure}/deal`, '']);
+		const request = exampleRequest('loanCrmDeals/dealStructure.getDeal');
 		expectJsonApiHeaders(env.sandbox.userId, request, false);
 		const deal = env.sandbox.data.get('deals', ids().dealWithNotes);
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().dealWithNotes, type: 'deals', name: deal?.attributes.name })]);
@@ -39,23 +56,7 @@ describe('Loan CRM Deals', () => {
 	it('dealStructure.update: PATCH with only the fields set, typed as the service expects', async () => {
 		const result = await runExample('loanCrmDeals/dealStructure.update');
 		expect(result.error).toBeUndefined();
-		const request = onlyRequest();
-		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/deal-structures/${ids().dealStructure}`]);
-		expectJsonApiHeaders(env.sandbox.userId, request, true);
-		expect(request.json).toEqual({
-			data: {
-				type: 'deal-structures',
-				id: ids().dealStructure,
-				attributes: {
-					interestRate: 0.0549,
-					rateTermYears: 3,
-					loanStructureType: 'InterestOnly',
-					capitaliseLmi: true,
-					fixedRateExpiryDate: '2029-06-30',
-					repaymentFrequency: 'Fortnightly',
-				},
-			},
-		});
+		expectJsonApiHeaders(env.sandbox.userId, exampleRequest('loanCrmDeals/dealStructure.update'), true);
 		expect(jsonOf(result)).toEqual([
 			expect.objectContaining({ id: ids().dealStructure, type: 'deal-structures', interestRate: 0.0549, rateTermYears: 3, fixedRateExpiryDate: '2029-06-30' }),
 		]);
@@ -75,8 +76,7 @@ describe('Loan CRM Deals', () => {
 
 	it('dealSecurity.getMany: GET /deal-securities with paging', async () => {
 		const result = await runExample('loanCrmDeals/dealSecurity.getMany');
-		const request = onlyRequest();
-		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', '/jsonapi/deal-securities', 'page%5Bsize%5D=4']);
+		exampleRequest('loanCrmDeals/dealSecurity.getMany');
 		const items = jsonOf(result);
 		expect(items).toHaveLength(4);
 		expect(items[0]).toEqual(expect.objectContaining({ type: 'deal-securities', id: expect.any(String) }));
@@ -84,9 +84,7 @@ describe('Loan CRM Deals', () => {
 
 	it('dealExternalReference.getMany: find a deal by integration name and reference', async () => {
 		const result = await runExample('loanCrmDeals/dealExternalReference.getMany');
-		const request = onlyRequest();
-		expect(request.query.filter).toBe("and(equals(integration.name,'MyIntegrationSource'),equals(externalReference,'ABC1234'))");
-		expect(request.query.include).toBe('deal');
+		exampleRequest('loanCrmDeals/dealExternalReference.getMany');
 		expect(jsonOf(result)).toEqual([
 			expect.objectContaining({
 				id: ids().dealExternalReference,
@@ -99,19 +97,7 @@ describe('Loan CRM Deals', () => {
 	it('dealExternalReference.create: POST with both relationships, 201 read from the body', async () => {
 		const result = await runExample('loanCrmDeals/dealExternalReference.create');
 		expect(result.error).toBeUndefined();
-		const request = onlyRequest();
-		expect([request.method, request.path, request.rawQuery, request.status]).toEqual(['POST', '/jsonapi/deal-external-references', '', 201]);
-		expectJsonApiHeaders(env.sandbox.userId, request, true);
-		expect(request.json).toEqual({
-			data: {
-				type: 'deal-external-references',
-				attributes: { externalReference: 'HUB-778' },
-				relationships: {
-					integration: { data: { type: 'integrations', id: ids().otherIntegration } },
-					deal: { data: { type: 'deals', id: ids().dealWithNotes } },
-				},
-			},
-		});
+		expectJsonApiHeaders(env.sandbox.userId, exampleRequest('loanCrmDeals/dealExternalReference.create'), true);
 		const [item] = jsonOf(result);
 		expect(item).toEqual(expect.objectContaining({ type: 'deal-external-references', externalReference: 'HUB-778' }));
 		expect(env.sandbox.data.get('deal-external-references', item.id as string)?.attributes).toEqual({ externalReference: 'HUB-778' });
@@ -131,8 +117,7 @@ describe('Loan CRM Deals', () => {
 
 	it('dealNote.getMany: every note of a deal as separate items', async () => {
 		const result = await runExample('loanCrmDeals/dealNote.getMany');
-		const request = onlyRequest();
-		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', `/jsonapi/deals/${ids().dealWithNotes}/dealNotes`, 'page%5Bsize%5D=100']);
+		exampleRequest('loanCrmDeals/dealNote.getMany');
 		const items = jsonOf(result);
 		expect(items).toHaveLength(3);
 		expect(items.every((item) => item.type === 'deal-notes' && typeof item.title === 'string')).toBe(true);
@@ -140,11 +125,7 @@ describe('Loan CRM Deals', () => {
 
 	it('dealNote.update: PATCH title and detail only', async () => {
 		const result = await runExample('loanCrmDeals/dealNote.update');
-		const request = onlyRequest();
-		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/deal-notes/${ids().dealNote}`]);
-		expect(request.json).toEqual({
-			data: { type: 'deal-notes', id: ids().dealNote, attributes: { title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' } },
-		});
+		exampleRequest('loanCrmDeals/dealNote.update');
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().dealNote, title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' })]);
 	});
 
@@ -162,8 +143,8 @@ describe('Loan CRM Deals', () => {
 
 	it('dealNote.delete: DELETE, 204 gives {id, deleted: true}', async () => {
 		const result = await runExample('loanCrmDeals/dealNote.delete');
-		const request = onlyRequest();
-		expect([request.method, request.path, request.status, request.body]).toEqual(['DELETE', `/jsonapi/deal-notes/${ids().dealNote}`, 204, '']);
+		const request = exampleRequest('loanCrmDeals/dealNote.delete');
+		expect(request.body).toBe('');
 		expectJsonApiHeaders(env.sandbox.userId, request, false);
 		expect(jsonOf(result)).toEqual([{ id: ids().dealNote, deleted: true }]);
 		expect(env.sandbox.data.get('deal-notes', ids().dealNote)).toBeUndefined();
@@ -171,7 +152,7 @@ describe('Loan CRM Deals', () => {
 
 	it('customStatus.get: the single custom status of a deal, no item when there is none', async () => {
 		const withStatus = await runExample('loanCrmDeals/customStatus.get');
-		expect(onlyRequest().path).toBe(`/jsonapi/deals/${ids().dealWithCustomStatus}/customStatus`);
+		exampleRequest('loanCrmDeals/customStatus.get');
 		const statusOfDeal = env.sandbox.data.get('deals', ids().dealWithCustomStatus)?.relationships.customStatus as { id: string };
 		const stored = env.sandbox.data.get('custom-statuses', statusOfDeal.id);
 		expect(jsonOf(withStatus)).toEqual([{ type: 'custom-statuses', id: statusOfDeal.id, ...stored?.attributes }]);
@@ -183,8 +164,8 @@ describe('Loan CRM Deals', () => {
 
 	it('income.getMany: GET /incomes with sort', async () => {
 		const result = await runExample('loanCrmDeals/income.getMany');
-		const request = onlyRequest();
-		expect([request.method, request.path, request.rawQuery]).toEqual(['GET', '/jsonapi/incomes', 'sort=-value&page%5Bsize%5D=5']);
+		// In the order the service reads them: sort, then the page.
+		expect(exampleRequest('loanCrmDeals/income.getMany').rawQuery).toBe('sort=-value&page%5Bsize%5D=5');
 		const values = jsonOf(result).map((item) => item.value as number);
 		expect(values).toHaveLength(5);
 		expect([...values].sort((a, b) => b - a)).toEqual(values);
@@ -194,9 +175,7 @@ describe('Loan CRM Deals', () => {
 describe('Loan CRM Contacts', () => {
 	it('contact.getMany: filter with an apostrophe finds the contact', async () => {
 		const result = await runExample('loanCrmContacts/contact.getMany');
-		const request = onlyRequest();
-		expect(request.path).toBe('/jsonapi/contacts');
-		expect(request.query.filter).toBe("equals(lastName,'O''Brien')");
+		exampleRequest('loanCrmContacts/contact.getMany');
 		const items = jsonOf(result);
 		expect(items.map((item) => item.id)).toContain(ids().contactWithApostrophe);
 		expect(items.every((item) => item.lastName === "O'Brien")).toBe(true);
@@ -205,23 +184,7 @@ describe('Loan CRM Contacts', () => {
 	it('contact.create: attributes and the contactGroup relationship', async () => {
 		const result = await runExample('loanCrmContacts/contact.create');
 		expect(result.error).toBeUndefined();
-		const request = onlyRequest();
-		expect([request.method, request.path, request.status]).toEqual(['POST', '/jsonapi/contacts', 201]);
-		expect(request.json).toEqual({
-			data: {
-				type: 'contacts',
-				attributes: {
-					firstName: 'Aroha',
-					lastName: 'Ngata',
-					email: 'aroha@example.com',
-					mobile: '+61412345678',
-					hasMarketingConsent: false,
-					dateOfBirth: '1990-04-05',
-					maritalStatus: 'DeFacto',
-				},
-				relationships: { contactGroup: { data: { type: 'contact-groups', id: ids().contactGroup } } },
-			},
-		});
+		exampleRequest('loanCrmContacts/contact.create');
 		const [item] = jsonOf(result);
 		expect(item).toEqual(expect.objectContaining({ type: 'contacts', firstName: 'Aroha', dateOfBirth: '1990-04-05' }));
 		expect(env.sandbox.data.get('contacts', item.id as string)?.relationships.contactGroup).toEqual({ type: 'contact-groups', id: ids().contactGroup });
@@ -239,24 +202,19 @@ describe('Loan CRM Contacts', () => {
 
 	it('contactExternalReference.getContact: the single contact', async () => {
 		const result = await runExample('loanCrmContacts/contactExternalReference.getContact');
-		expect(onlyRequest().path).toBe(`/jsonapi/contact-external-references/${ids().contactExternalReference}/contact`);
+		exampleRequest('loanCrmContacts/contactExternalReference.getContact');
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().contact, type: 'contacts' })]);
 	});
 
 	it('contactExternalReference.update: externalReference only, never relationships', async () => {
 		const result = await runExample('loanCrmContacts/contactExternalReference.update');
-		const request = onlyRequest();
-		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/contact-external-references/${ids().contactExternalReference}`]);
-		expect(request.json).toEqual({
-			data: { type: 'contact-external-references', id: ids().contactExternalReference, attributes: { externalReference: 'CRM-0042' } },
-		});
+		exampleRequest('loanCrmContacts/contactExternalReference.update');
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().contactExternalReference, externalReference: 'CRM-0042' })]);
 	});
 
 	it('contactCategory.update: the required name', async () => {
 		const result = await runExample('loanCrmContacts/contactCategory.update');
-		const request = onlyRequest();
-		expect(request.json).toEqual({ data: { type: 'contact-categories', id: ids().contactCategory, attributes: { name: 'Refinance prospects' } } });
+		exampleRequest('loanCrmContacts/contactCategory.update');
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().contactCategory, type: 'contact-categories', name: 'Refinance prospects' })]);
 	});
 });
@@ -264,24 +222,14 @@ describe('Loan CRM Contacts', () => {
 describe('Loan CRM Leads & Tasks', () => {
 	it('lead.get: GET /leads/{id}', async () => {
 		const result = await runExample('loanCrmLeadsAndTasks/lead.get');
-		const request = onlyRequest();
-		expect([request.method, request.path]).toEqual(['GET', `/jsonapi/leads/${ids().lead}`]);
+		exampleRequest('loanCrmLeadsAndTasks/lead.get');
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().lead, type: 'leads', dealStatus: expect.any(String) })]);
 	});
 
 	it('task.update: progress, due date as UTC and relationships as ids', async () => {
 		const result = await runExample('loanCrmLeadsAndTasks/task.update');
 		expect(result.error).toBeUndefined();
-		const request = onlyRequest();
-		expect([request.method, request.path]).toEqual(['PATCH', `/jsonapi/tasks/${ids().task}`]);
-		expect(request.json).toEqual({
-			data: {
-				type: 'tasks',
-				id: ids().task,
-				attributes: { progress: 'Completed', priority: 'High', dueDate: '2026-12-01T09:30:00.000Z' },
-				relationships: { assignee: { data: { type: 'advisers', id: ids().adviser } } },
-			},
-		});
+		exampleRequest('loanCrmLeadsAndTasks/task.update');
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ id: ids().task, progress: 'Completed', priority: 'High' })]);
 	});
 
@@ -302,7 +250,7 @@ describe('Loan CRM Leads & Tasks', () => {
 describe('Loan CRM Organisations & Assets', () => {
 	it('organisation.getAddresses: each address an item', async () => {
 		const result = await runExample('loanCrmOrganisationsAndAssets/organisation.getAddresses');
-		expect(onlyRequest().path).toBe(`/jsonapi/organisations/${ids().organisation}/addresses`);
+		exampleRequest('loanCrmOrganisationsAndAssets/organisation.getAddresses');
 		const items = jsonOf(result);
 		expect(items).toHaveLength(2);
 		expect(items.every((item) => item.type === 'organisation-addresses' && typeof item.formattedAddress === 'string')).toBe(true);
@@ -310,7 +258,7 @@ describe('Loan CRM Organisations & Assets', () => {
 
 	it('asset.getAddresses: each address an item', async () => {
 		const result = await runExample('loanCrmOrganisationsAndAssets/asset.getAddresses');
-		expect(onlyRequest().path).toBe(`/jsonapi/assets/${ids().asset}/addresses`);
+		exampleRequest('loanCrmOrganisationsAndAssets/asset.getAddresses');
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ type: 'financial-address', formattedAddress: expect.any(String) })]);
 	});
 });

@@ -4,23 +4,29 @@
  */
 import type { INode, INodeProperties } from 'n8n-workflow';
 
-import { OPERATIONS as CONTACT_OPERATIONS } from '../../nodes/LoanCrmContacts/operations';
-import { OPERATIONS as DEAL_OPERATIONS } from '../../nodes/LoanCrmDeals/operations';
-import { OPERATIONS as TASK_OPERATIONS } from '../../nodes/LoanCrmLeadsAndTasks/operations';
-import { OPERATIONS as ASSET_OPERATIONS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
+import { OPERATIONS as CONTACT_SPECS } from '../../nodes/LoanCrmContacts/operations';
+import { OPERATIONS as DEAL_SPECS } from '../../nodes/LoanCrmDeals/operations';
+import { OPERATIONS as TASK_SPECS } from '../../nodes/LoanCrmLeadsAndTasks/operations';
+import { OPERATIONS as ASSET_SPECS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
 import { AGENT_DEFAULT_LIMIT, fromAIExpression, toolArgumentKey, toolArguments } from '../../nodes/shared/description/toolArguments';
 import { agentProperties, toolDescriptionOf, toolDescriptionV1 } from '../../nodes/shared/description/toolDescription';
 import { typeWords } from '../../nodes/shared/description/typeWords';
 import { forVersions } from '../../nodes/shared/description/versions';
 import { compactRecord } from '../../nodes/shared/execution/toolOutput';
 import { checkFilterSyntax } from '../../nodes/shared/input/filterSyntax';
-import type { OperationSpec } from '../../nodes/shared/service/catalogue';
+import type { Operation } from '../../nodes/shared/operation/operation';
+import { resolveOperations } from '../../nodes/shared/operation/operation';
 import { RESOURCE_TYPES } from '../../nodes/shared/service/schema';
 import { summarize } from '../../nodes/shared/service/summary';
 import { DEAL_SUMMARY_COLUMNS } from '../../harness/operation-examples';
 
-const ALL_OPERATIONS: readonly OperationSpec[] = [...DEAL_OPERATIONS, ...CONTACT_OPERATIONS, ...TASK_OPERATIONS, ...ASSET_OPERATIONS];
-const opName = (spec: OperationSpec) => `${spec.resource}.${spec.operation}`;
+const CONTACT_OPERATIONS = resolveOperations(CONTACT_SPECS);
+const DEAL_OPERATIONS = resolveOperations(DEAL_SPECS);
+const TASK_OPERATIONS = resolveOperations(TASK_SPECS);
+const ASSET_OPERATIONS = resolveOperations(ASSET_SPECS);
+
+const ALL_OPERATIONS: readonly Operation[] = [...DEAL_OPERATIONS, ...CONTACT_OPERATIONS, ...TASK_OPERATIONS, ...ASSET_OPERATIONS];
+const opName = (spec: Operation) => `${spec.resource}.${spec.operation}`;
 
 const node = { name: 'Loan CRM Deals', type: 'n8n-nodes-loan-crm.loanCrmDeals' } as INode;
 const deals = RESOURCE_TYPES.deals;
@@ -100,9 +106,9 @@ describe('tool properties and descriptions', () => {
 	it('version 1.1: a create that can look first takes If_Already_Exists as an optional argument (default createAnother) and says what it does', () => {
 		const contactCreate = CONTACT_OPERATIONS.find((spec) => spec.resource === 'contact' && spec.operation === 'create');
 		expect(contactCreate).toBeDefined();
-		const argument = toolArguments(contactCreate as OperationSpec).find((entry) => entry.key === 'If_Already_Exists');
+		const argument = toolArguments(contactCreate as Operation).find((entry) => entry.key === 'If_Already_Exists');
 		expect(argument).toMatchObject({ path: ['ifAlreadyExists'], type: 'string', default: 'createAnother' });
-		expect(toolDescriptionOf(contactCreate as OperationSpec)).toContain('When a contact with the same email already exists (case does not matter), If_Already_Exists decides: createAnother (default)');
+		expect(toolDescriptionOf(contactCreate as Operation)).toContain('When a contact with the same email already exists (case does not matter), If_Already_Exists decides: createAnother (default)');
 		const others = [...DEAL_OPERATIONS, ...CONTACT_OPERATIONS].filter((spec) => spec.matchExistingBy === undefined);
 		expect(others.length).toBeGreaterThan(10);
 		for (const spec of others) expect(toolArguments(spec).some((entry) => entry.key === 'If_Already_Exists')).toBe(false);

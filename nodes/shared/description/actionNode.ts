@@ -6,15 +6,16 @@
 import type { INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { CatalogueDefaults, OperationSpec } from '../service/catalogue';
+import type { Operation } from '../operation/operation';
+import { NODE_VERSIONS } from '../operation/versions';
+import type { CatalogueDefaults } from '../service/catalogue';
 import { buildProperties } from './descriptions';
-import { NODE_VERSIONS } from './versions';
 
 type SharedPart = Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'icon' | 'defaults' | 'subtitle' | 'usableAsTool'>;
 
 /** The part of an action node's description that is the same for every node but its operations. */
 export function actionNodeBase(
-	operations: readonly OperationSpec[],
+	operations: readonly Operation[],
 	resourceDescriptions: Record<string, string>,
 	defaults: CatalogueDefaults,
 ): SharedPart {

@@ -3,26 +3,13 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { CatalogueDefaults, CatalogueEntry, IfExists, OperationSpec } from '../service/catalogue';
-import {
-	CUSTOM_REQUEST,
-	IF_EXISTS_DEFAULT,
-	IF_EXISTS_DISPLAY_NAME,
-	IF_EXISTS_PARAMETER,
-	MATCH_COUNT_FIELD,
-	OUTCOME_FIELD,
-	displayNameOf,
-	idParameters,
-	idTypeOf,
-	matchFields,
-	matchWords,
-	showFor,
-	writeFields,
-} from '../service/catalogue';
+import type { CatalogueDefaults, CatalogueEntry, IfExists } from '../service/catalogue';
+import { CUSTOM_REQUEST, IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf, showFor } from '../service/catalogue';
+import type { Operation } from '../operation/operation';
 import { conditionsProperty } from './conditions';
 import { customRequestProperties } from './customRequest';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
-import { USER_ID_SOURCE, idOnlyProperty, idParameterLabel, idSourceOf, locatorProperty } from './locators';
+import { USER_ID_SOURCE, idOnlyProperty, idSourceOf, locatorProperty } from './locators';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
 import { RESOURCE_TYPES } from '../service/schema';
 import { hasSummary } from '../service/summary';
@@ -116,18 +103,17 @@ function operationSelectors(operations: readonly CatalogueEntry[], defaults: Cat
  * One parameter per ID the operation needs: a resource locator with From List where the type can be
  * searched (deals, contacts), else one with only By ID whose hint says where to find the ID.
  */
-function idProperties(spec: OperationSpec): INodeProperties[] {
-	return idParameters(spec).map((name): INodeProperties => {
-		const type = idTypeOf(spec, name);
-		const description = spec.ids?.[name] ?? `ID of the ${displayNameOf(name.replace(/Id$/, '')).toLowerCase()}`;
-		const parameter = { displayName: idParameterLabel(spec, name), name, description, required: true };
-		const locator = locatorProperty(parameter, type) ?? idOnlyProperty({ ...parameter, description: `${description}. A whole number.` }, idSourceOf(type));
+function idProperties(spec: Operation): INodeProperties[] {
+	return spec.idParameters.map((id): INodeProperties => {
+		const description = id.described ?? `ID of the ${displayNameOf(id.name.replace(/Id$/, '')).toLowerCase()}`;
+		const parameter = { displayName: id.label, name: id.name, description, required: true };
+		const locator = locatorProperty(parameter, id.type) ?? idOnlyProperty({ ...parameter, description: `${description}. A whole number.` }, idSourceOf(id.type));
 		return { ...locator, displayOptions: showFor(spec) };
 	});
 }
 
 /** Options → Fields: a sparse fieldset of the operation's type; from version 1.1 on, * for every field, and it wins over Simplify. */
-function fieldsOption(spec: OperationSpec, version: 1 | 1.1): INodeProperties {
+function fieldsOption(spec: Operation, version: 1 | 1.1): INodeProperties {
 	const label = RESOURCE_TYPES[spec.type].label;
 	const empty = hasSummary(spec.type) ? "empty leaves the choice to Simplify" : 'empty returns every field';
 	return {
@@ -154,7 +140,7 @@ const INCLUDE_OPTION: INodeProperties = {
 };
 
 /** An operation's Options collection, its entries in alphabetical order. */
-function optionsCollection(spec: OperationSpec, options: INodeProperties[]): INodeProperties {
+function optionsCollection(spec: Operation, options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -167,7 +153,7 @@ function optionsCollection(spec: OperationSpec, options: INodeProperties[]): INo
 }
 
 /** Get by ID: the record's related records and a sparse fieldset, as on Get Many. */
-function getByIdProperties(spec: OperationSpec): Versioned[] {
+function getByIdProperties(spec: Operation): Versioned[] {
 	const options = (version: 1 | 1.1) => [fieldsOption(spec, version), INCLUDE_OPTION];
 	return [{ property: optionsCollection(spec, options(1)), changes: { v1_1: { options: byDisplayName(options(1.1)) } } }];
 }
@@ -202,7 +188,7 @@ function pagingProperties(display: IDisplayOptions, returnAllDefault: boolean): 
 }
 
 /** Return All and Limit of a collection read, and for searchable collections the query Options. */
-function getManyProperties(spec: OperationSpec): Versioned[] {
+function getManyProperties(spec: Operation): Versioned[] {
 	const label = RESOURCE_TYPES[spec.type].label;
 	// A related collection (a deal's notes) returned every record before Return All existed; saved
 	// workflows, which do not store a value equal to the default, keep doing so.
@@ -266,18 +252,16 @@ function simplifyProperty(spec: CatalogueEntry): Versioned {
  * Create → If Already Exists, for a create that can look for the record first (`matchExistingBy`).
  * The default creates another, as the create always did, so saved workflows keep their behaviour.
  */
-function ifExistsProperty(spec: OperationSpec): INodeProperties {
+function ifExistsProperty(spec: Operation, rule: NonNullable<Operation['ifAlreadyExists']>): INodeProperties {
 	const label = RESOURCE_TYPES[spec.type].label;
-	const match = matchWords(spec);
-	const texts = matchFields(spec).filter((field) => field.kind === 'attribute');
+	const texts = rule.fields.filter((field) => field.kind === 'attribute');
 	const comparison =
 		texts.length === 0
 			? ''
-			: ` ${texts.map((field) => displayNameOf(field.name)).join(' and ')} ${texts.length === 1 ? 'is' : 'are'} compared as Loan CRM compares text: upper and lower case do not matter, and spaces around ${texts.length === 1 ? 'it' : 'them'} are removed before the search and the create.`;
+			: ` ${texts.map((field) => field.label).join(' and ')} ${texts.length === 1 ? 'is' : 'are'} compared as Loan CRM compares text: upper and lower case do not matter, and spaces around ${texts.length === 1 ? 'it' : 'them'} are removed before the search and the create.`;
 	// A match field the item may leave empty (a contact's Email): nothing to look for, so it creates.
-	const required = new Set(writeFields(spec).required.map((field) => field.name));
-	const optional = matchFields(spec).filter((field) => !required.has(field.name));
-	const missing = optional.length === 0 ? '' : ` An item without ${optional.map((field) => displayNameOf(field.name)).join(' or ')} always creates a ${label}.`;
+	const optional = rule.fields.filter((field) => !field.required);
+	const missing = optional.length === 0 ? '' : ` An item without ${optional.map((field) => field.label).join(' or ')} always creates a ${label}.`;
 	const options: Array<{ name: string; value: IfExists; description: string }> = [
 		{ name: 'Create Another', value: 'createAnother', description: `Create a new ${label} without looking for one` },
 		{
@@ -298,7 +282,7 @@ function ifExistsProperty(spec: OperationSpec): INodeProperties {
 		options,
 		default: IF_EXISTS_DEFAULT,
 		description:
-			`What to do when Loan CRM already has a ${label} with the same ${match}.${comparison}${missing} ` +
+			`What to do when Loan CRM already has a ${label} with the same ${rule.words}.${comparison}${missing} ` +
 			`Except with Create Another, each output item has ${OUTCOME_FIELD}: created or found.`,
 		displayOptions: showFor(spec),
 	};
@@ -315,26 +299,21 @@ function customRequestEntry(): INodeProperties[] {
 	];
 }
 
-function writeProperties(spec: OperationSpec): INodeProperties[] {
-	const type = RESOURCE_TYPES[spec.type];
-	const { required, optional } = writeFields(spec);
-	const properties: INodeProperties[] = required.map((field) => ({
-		...writeFieldProperty(field, type),
-		required: true,
-		displayOptions: showFor(spec),
-	}));
-	if (spec.shape === 'create' && spec.matchExistingBy !== undefined) properties.push(ifExistsProperty(spec));
-	if (optional.length > 0) {
+function writeProperties(spec: Operation): INodeProperties[] {
+	const properties: INodeProperties[] = spec.fields.filter((field) => field.required).map((field) => ({ ...writeFieldProperty(field), required: true, displayOptions: showFor(spec) }));
+	if (spec.ifAlreadyExists !== undefined) properties.push(ifExistsProperty(spec, spec.ifAlreadyExists));
+	const optional = spec.fields.filter((field) => !field.required);
+	if (spec.collection !== undefined && optional.length > 0) {
 		const isCreate = spec.shape === 'create';
 		properties.push({
-			displayName: isCreate ? 'Additional Fields' : 'Update Fields',
-			name: isCreate ? 'additionalFields' : 'updateFields',
+			displayName: spec.collection.label,
+			name: spec.collection.name,
 			type: 'collection',
 			placeholder: isCreate ? 'Add Field' : 'Add Field to Update',
 			default: {},
 			description: isCreate ? undefined : 'Only the fields added here are changed; all others keep their values',
 			displayOptions: showFor(spec),
-			options: byDisplayName(optional.map((field) => writeFieldProperty(field, type))),
+			options: byDisplayName(optional.map(writeFieldProperty)),
 		});
 	}
 	return properties;
@@ -351,7 +330,7 @@ function toolDefault(property: INodeProperties, wired: ToolArgument[]): INodePro
 }
 
 /** An operation's parameters as each version and variant shows them, its tool's arguments wired in version 1.1. */
-function versioned(spec: OperationSpec, entries: Versioned[]): INodeProperties[] {
+function versioned(spec: Operation, entries: Versioned[]): INodeProperties[] {
 	const wired = toolArguments(spec);
 	return entries.flatMap(({ property, changes = {} }) => {
 		const fromModel = toolDefault(property, wired);
@@ -361,7 +340,7 @@ function versioned(spec: OperationSpec, entries: Versioned[]): INodeProperties[]
 
 /** Every parameter of a node: resource, operation, then each operation's own. */
 export function buildProperties(
-	operations: readonly OperationSpec[],
+	operations: readonly Operation[],
 	resourceDescriptions: Record<string, string>,
 	defaults: CatalogueDefaults,
 ): INodeProperties[] {

@@ -4,12 +4,11 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OperationSpec, WriteField } from '../service/catalogue';
 import { displayNameOf } from '../service/catalogue';
 import { valuesInListOrder } from '../service/fields';
 import { idOnlyProperty, idSourceOf, locatorProperty } from './locators';
-import type { AttributeSpec, ResourceTypeSpec } from '../service/schema';
-import { RESOURCE_TYPES } from '../service/schema';
+import type { WriteField } from '../operation/operation';
+import type { AttributeSpec } from '../service/schema';
 
 /** The text as a sentence: trimmed, ending in a full stop unless it has its own end mark. */
 export function sentence(text: string): string {
@@ -26,8 +25,9 @@ export function optionList(values: readonly string[], ordered = false): INodePro
 	return valuesInListOrder(values, ordered).map((value) => ({ name: displayNameOf(value), value }));
 }
 
-export function attributeProperty(name: string, spec: AttributeSpec): INodeProperties {
-	const base = { displayName: displayNameOf(name), name, description: sentence(spec.description) };
+/** An attribute's parameter, labelled as its operation resolved it. */
+function attributeProperty(name: string, label: string, spec: AttributeSpec): INodeProperties {
+	const base = { displayName: label, name, description: sentence(spec.description) };
 	switch (spec.kind) {
 		case 'number':
 			return { ...base, type: 'number', default: 0, typeOptions: { numberPrecision: 4 } };
@@ -50,28 +50,13 @@ export function attributeProperty(name: string, spec: AttributeSpec): INodePrope
 	}
 }
 
-export function writeFieldProperty(field: WriteField, type: ResourceTypeSpec): INodeProperties {
-	if (field.kind === 'attribute') {
-		return attributeProperty(field.name, (type.attributes as Record<string, AttributeSpec>)[field.name]);
-	}
+/** A write field's parameter, as its operation resolved it (operation/operation.ts): name, label, check. */
+export function writeFieldProperty(field: WriteField): INodeProperties {
+	if (field.kind === 'attribute') return attributeProperty(field.name, field.label, field.attribute);
 	const many = field.relationship.toMany === true;
 	const { description, target } = field.relationship;
 	const what = `${description.charAt(0).toLowerCase()}${description.slice(1)}`;
-	// One record of a searchable type is picked From List or By ID ("Residential Deal"); any other ID,
-	// or a list of IDs, By ID only ("Assignee ID", "Contact Group IDs").
-	const locator = many ? undefined : locatorProperty({ displayName: displayNameOf(field.name), name: field.parameter, description: `The ${what}` }, target);
+	const locator = many ? undefined : locatorProperty({ displayName: field.label, name: field.parameter, description: `The ${what}` }, target);
 	if (locator !== undefined) return locator;
-	return idOnlyProperty(
-		{ displayName: displayNameOf(field.parameter), name: field.parameter, description: sentence(`${many ? 'Comma-separated IDs' : 'ID'} of the ${what}`) },
-		idSourceOf(target),
-		many,
-	);
-}
-
-/** The label a write field's parameter has in the node: "Progress" or "Update Fields → Progress". */
-export function writeFieldLabel(spec: OperationSpec, field: WriteField, required: boolean): string {
-	// The label the user sees on the field (locators read "Deal", not "Deal ID").
-	const label = writeFieldProperty(field, RESOURCE_TYPES[spec.type]).displayName;
-	if (required) return label;
-	return `${spec.shape === 'create' ? 'Additional Fields' : 'Update Fields'} → ${label}`;
+	return idOnlyProperty({ displayName: field.label, name: field.parameter, description: sentence(`${many ? 'Comma-separated IDs' : 'ID'} of the ${what}`) }, idSourceOf(target), many);
 }

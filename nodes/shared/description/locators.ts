@@ -14,40 +14,8 @@
  */
 import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import type { OperationSpec } from '../service/catalogue';
-import { displayNameOf, idTypeOf } from '../service/catalogue';
 import { MAX_ID } from '../input/values';
-
-/** The list-search methods every action node offers (execution/methods/listSearch.ts). */
-export type ListSearchMethod = 'searchDeals' | 'searchContacts';
-
-interface LocatorSpec {
-	searchListMethod: ListSearchMethod;
-	/** What the list shows and what the search matches, for the placeholder. */
-	listPlaceholder: string;
-	/** How to find the ID for By ID. */
-	idHint: string;
-}
-
-/** Resource types whose IDs are picked with a resource locator. */
-export const LOCATORS: Record<string, LocatorSpec> = {
-	deals: {
-		searchListMethod: 'searchDeals',
-		listPlaceholder: 'Type a deal name or ID…',
-		idHint: 'the number after # in the list, or id from Deal → Get Many',
-	},
-	// A lead's ID is the ID of the deal it became, so leads are picked from the deals.
-	leads: {
-		searchListMethod: 'searchDeals',
-		listPlaceholder: 'Type the name or ID of the deal the lead became…',
-		idHint: 'the ID of the deal the lead became, e.g. id from Deal → Get Many',
-	},
-	contacts: {
-		searchListMethod: 'searchContacts',
-		listPlaceholder: 'Type a name, e-mail or ID…',
-		idHint: 'the number after # in the list, or id from Contact → Get Many',
-	},
-};
+import { LOCATORS } from '../operation/locatorTypes';
 
 /**
  * Where to find the ID of a record the service offers no searchable list of, named by the
@@ -176,12 +144,4 @@ export function locatorProperty(parameter: IdParameter, type: string): INodeProp
 /** What to say after an ID field's own description: where the ID comes from. */
 export function idSourceOf(type: string): string | undefined {
 	return ID_SOURCES[type];
-}
-
-/**
- * The label of an ID parameter, as the editor shows it and as messages name it: a locator reads
- * "Deal" (it holds a choice, not only a number), a plain ID field "Deal Structure ID".
- */
-export function idParameterLabel(spec: OperationSpec, name: string): string {
-	return LOCATORS[idTypeOf(spec, name)] !== undefined ? displayNameOf(name.replace(/Id$/, '')) : displayNameOf(name);
 }

@@ -22,13 +22,11 @@
  *   for ''), numbers and true/false included: n8n's zod 3 schema has no "not given" default for a
  *   number or a boolean, and the node reads "6.1" and "true" as it reads 6.1 and true.
  */
-import type { OperationSpec, WriteField } from '../service/catalogue';
-import { IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, IF_EXISTS_VALUES, idParameters, writeFields } from '../service/catalogue';
-import type { AttributeSpec } from '../service/schema';
+import type { IdParameter, Operation, WriteField } from '../operation/operation';
+import { IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, IF_EXISTS_VALUES } from '../service/catalogue';
 import { RESOURCE_TYPES } from '../service/schema';
 import { hasSummary } from '../service/summary';
-import { sentence, writeFieldProperty } from './fieldProperties';
-import { idParameterLabel } from './locators';
+import { sentence } from './fieldProperties';
 import { exampleFilter, typeWords } from './typeWords';
 
 /** Records a Get Many tool returns when the agent gives no Limit: enough to answer, cheap to read. */
@@ -78,13 +76,13 @@ function argument(path: ToolArgument['path'], displayName: string, type: ToolArg
 	return { path, displayName, key: toolArgumentKey(displayName), type, ...text, ...(fallback === undefined ? {} : { default: fallback }) };
 }
 
-function idArgument(spec: OperationSpec, name: string): ToolArgument {
-	const what = spec.ids?.[name] ?? `ID of the ${RESOURCE_TYPES[spec.type].label}`;
-	return argument([name], idParameterLabel(spec, name), 'number', { words: 'its ID, a whole number', description: `${sentence(what)} A whole number.` });
+function idArgument(spec: Operation, id: IdParameter): ToolArgument {
+	const what = id.described ?? `ID of the ${RESOURCE_TYPES[spec.type].label}`;
+	return argument([id.name], id.label, 'number', { words: 'its ID, a whole number', description: `${sentence(what)} A whole number.` });
 }
 
 /** Fields: what Simplify gives without it, and how to ask for others. */
-function fieldsArgument(spec: OperationSpec): ToolArgument {
+function fieldsArgument(spec: Operation): ToolArgument {
 	const without = hasSummary(spec.type) ? 'the main fields' : 'every field';
 	return argument(
 		['options', 'fields'],
@@ -99,31 +97,22 @@ function fieldsArgument(spec: OperationSpec): ToolArgument {
 }
 
 /** What a required field is sent as: IDs and numbers as numbers, true/false as a boolean, the rest as text. */
-function requiredType(field: WriteField, attribute: AttributeSpec | undefined): ToolArgument['type'] {
+function requiredType(field: WriteField): ToolArgument['type'] {
 	if (field.kind === 'relationship') return field.relationship.toMany ? 'string' : 'number';
-	if (attribute?.kind === 'number' || attribute?.kind === 'integer') return 'number';
-	return attribute?.kind === 'boolean' ? 'boolean' : 'string';
+	if (field.attribute.kind === 'number' || field.attribute.kind === 'integer') return 'number';
+	return field.attribute.kind === 'boolean' ? 'boolean' : 'string';
 }
 
 /** The write field's argument: required ones in their own type, optional ones as text ('' sends nothing). */
-function writeArgument(spec: OperationSpec, field: WriteField, required: boolean): ToolArgument {
-	const collection = spec.shape === 'create' ? 'additionalFields' : 'updateFields';
-	const displayName = writeFieldProperty(field, RESOURCE_TYPES[spec.type]).displayName;
-	const path: ToolArgument['path'] = required ? [field.parameter] : [collection, field.parameter];
-	const attribute = field.kind === 'attribute' ? (RESOURCE_TYPES[spec.type].attributes as Record<string, AttributeSpec>)[field.name] : undefined;
+function writeArgument(spec: Operation, field: WriteField): ToolArgument {
 	const words =
-		field.kind === 'relationship'
-			? field.relationship.toMany
-				? 'comma-separated IDs, whole numbers'
-				: 'its ID, a whole number'
-			: attribute === undefined
-				? 'text'
-				: typeWords(attribute, 'write');
-	const what = `${field.kind === 'relationship' ? field.relationship.description : (attribute?.description ?? field.name)}: ${words}`;
-	if (required) return argument(path, displayName, requiredType(field, attribute), { words, description: `${what}.` });
+		field.kind === 'relationship' ? (field.relationship.toMany ? 'comma-separated IDs, whole numbers' : 'its ID, a whole number') : typeWords(field.attribute, 'write');
+	const what = `${field.kind === 'relationship' ? field.relationship.description : field.attribute.description}: ${words}`;
+	if (field.required) return argument(field.path, field.label, requiredType(field), { words, description: `${what}.` });
 	const absent = spec.shape === 'create' ? 'leaves it out' : 'leaves it unchanged';
-	const asText = attribute?.kind === 'number' || attribute?.kind === 'integer' || attribute?.kind === 'boolean' ? ', written as text' : '';
-	return argument(path, displayName, 'string', { words, description: `${what}${asText}. Empty ${absent}.` }, '');
+	const kind = field.kind === 'attribute' ? field.attribute.kind : undefined;
+	const asText = kind === 'number' || kind === 'integer' || kind === 'boolean' ? ', written as text' : '';
+	return argument(field.path, field.label, 'string', { words, description: `${what}${asText}. Empty ${absent}.` }, '');
 }
 
 /**
@@ -132,8 +121,8 @@ function writeArgument(spec: OperationSpec, field: WriteField, required: boolean
  * the fields it can set. Return All, Include, Conditions and the Request Options stay the
  * workflow author's (a related collection, such as a deal's notes, returns every record).
  */
-export function toolArguments(spec: OperationSpec): ToolArgument[] {
-	const ids = idParameters(spec).map((name) => idArgument(spec, name));
+export function toolArguments(spec: Operation): ToolArgument[] {
+	const ids = spec.idParameters.map((id) => idArgument(spec, id));
 	switch (spec.shape) {
 		case 'getMany':
 			return [
@@ -165,9 +154,8 @@ export function toolArguments(spec: OperationSpec): ToolArgument[] {
 			return [...ids, fieldsArgument(spec)];
 		case 'create':
 		case 'update': {
-			const { required, optional } = writeFields(spec);
 			const ifExists =
-				spec.shape === 'create' && spec.matchExistingBy !== undefined
+				spec.ifAlreadyExists !== undefined
 					? [
 							argument(
 								[IF_EXISTS_PARAMETER],
@@ -181,7 +169,7 @@ export function toolArguments(spec: OperationSpec): ToolArgument[] {
 							),
 						]
 					: [];
-			return [...ids, ...required.map((field) => writeArgument(spec, field, true)), ...optional.map((field) => writeArgument(spec, field, false)), ...ifExists];
+			return [...ids, ...spec.fields.map((field) => writeArgument(spec, field)), ...ifExists];
 		}
 		default:
 			return ids;

@@ -28,8 +28,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationSpec } from '../service/catalogue';
-import { IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf, matchWords, pathParameters, writeFields } from '../service/catalogue';
+import type { Operation, WriteField } from '../operation/operation';
+import { IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf } from '../service/catalogue';
 import { queryableFields } from '../service/fields';
 import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
@@ -67,13 +67,11 @@ function relationshipWords(relationship: RelationshipSpec): string {
 	return relationship.toMany ? `comma-separated IDs of the ${what}, whole numbers` : `ID of the ${what}, a whole number`;
 }
 
-function writeLines(spec: OperationSpec): string[] {
-	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
-	const { required, optional } = writeFields(spec);
-	const describe = (field: ReturnType<typeof writeFields>['required'][number]) =>
-		field.kind === 'attribute'
-			? `${field.parameter} (${typeWords(type.attributes[field.name], 'write')})`
-			: `${field.parameter} (${relationshipWords(field.relationship)})`;
+function writeLines(spec: Operation): string[] {
+	const required = spec.fields.filter((field) => field.required);
+	const optional = spec.fields.filter((field) => !field.required);
+	const describe = (field: WriteField) =>
+		field.kind === 'attribute' ? `${field.parameter} (${typeWords(field.attribute, 'write')})` : `${field.parameter} (${relationshipWords(field.relationship)})`;
 	const lines: string[] = [];
 	if (required.length > 0) lines.push(`Required: ${required.map(describe).join('; ')}.`);
 	if (optional.length > 0) {
@@ -89,23 +87,23 @@ function writeLines(spec: OperationSpec): string[] {
  * words (argument and value names) an agent passes: in version 1 the parameter's name, for a
  * workflow that lets the agent choose; in version 1.1 the tool argument wired by default.
  */
-function ifExistsLine(spec: OperationSpec, argumentName: string): string | undefined {
-	if (spec.shape !== 'create' || spec.matchExistingBy === undefined) return undefined;
+function ifExistsLine(spec: Operation, argumentName: string): string | undefined {
+	if (spec.ifAlreadyExists === undefined) return undefined;
 	const label = RESOURCE_TYPES[spec.type].label;
 	return (
-		`When a ${label} with the same ${matchWords(spec)} already exists (case does not matter), ${argumentName} decides: ` +
+		`When a ${label} with the same ${spec.ifAlreadyExists.words} already exists (case does not matter), ${argumentName} decides: ` +
 		`createAnother (default) creates one more; returnExisting creates only if none exists, else returns the existing ${label} unchanged (the oldest, with ${MATCH_COUNT_FIELD}); ` +
 		`stopWithError creates only if none exists, else fails naming its ID. Except with createAnother, the result has ${OUTCOME_FIELD}: created or found.`
 	);
 }
 
 /** The description a version 1 tool reads for one operation. */
-export function toolDescriptionV1(spec: OperationSpec): string {
+export function toolDescriptionV1(spec: Operation): string {
 	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
 	const lines = [`${spec.action} in Loan CRM: ${sentence(lowerFirst(spec.description))}`];
-	const ids = pathParameters(spec);
+	const ids = spec.idParameters.filter((id) => id.inPath);
 	if (ids.length > 0) {
-		lines.push(`Needs ${ids.map((name) => `${name} (${lowerFirst(spec.ids?.[name] ?? `ID of the ${displayNameOf(name).toLowerCase()}`).replace(/\.$/, '')}, a whole number)`).join(' and ')}.`);
+		lines.push(`Needs ${ids.map((id) => `${id.name} (${lowerFirst(id.described ?? `ID of the ${displayNameOf(id.name).toLowerCase()}`).replace(/\.$/, '')}, a whole number)`).join(' and ')}.`);
 	}
 	switch (spec.shape) {
 		case 'getMany':
@@ -166,7 +164,7 @@ function everyFieldLine(type: ResourceTypeSpec): string {
 }
 
 /** "Required arguments: Task_ID (a whole number). Optional arguments, …: Title (text); …" */
-function argumentsLines(spec: OperationSpec): string[] {
+function argumentsLines(spec: Operation): string[] {
 	const list = toolArguments(spec);
 	const named = (entries: ToolArgument[]) => entries.map((entry) => `${entry.key} (${entry.words})`).join('; ');
 	const required = list.filter((entry) => entry.default === undefined);
@@ -186,7 +184,7 @@ function argumentsLines(spec: OperationSpec): string[] {
 }
 
 /** The description a version 1.1 tool reads for one operation: its arguments, what comes back. */
-export function toolDescriptionOf(spec: OperationSpec): string {
+export function toolDescriptionOf(spec: Operation): string {
 	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
 	const lines = [`${spec.action} in Loan CRM: ${sentence(lowerFirst(spec.agentDescription ?? spec.description))}`];
 	lines.push(...argumentsLines(spec));
@@ -223,7 +221,7 @@ export function toolDescriptionOf(spec: OperationSpec): string {
 }
 
 /** An operation's tool description in a node version. */
-export function toolDescriptionFor(spec: OperationSpec, version: 1 | 1.1): string {
+export function toolDescriptionFor(spec: Operation, version: 1 | 1.1): string {
 	return version === 1 ? toolDescriptionV1(spec) : toolDescriptionOf(spec);
 }
 
@@ -231,8 +229,8 @@ export function toolDescriptionFor(spec: OperationSpec, version: 1 | 1.1): strin
  * Parameters only the tool copy of a node shows (`@tool`): the description the agent reads, one per
  * operation and version so each gets its own; and, in version 1, how answers are shaped.
  */
-export function agentProperties(operations: readonly OperationSpec[]): INodeProperties[] {
-	const description = (spec: OperationSpec, version: 1 | 1.1): INodeProperties => ({
+export function agentProperties(operations: readonly Operation[]): INodeProperties[] {
+	const description = (spec: Operation, version: 1 | 1.1): INodeProperties => ({
 		displayName: 'Tool Description',
 		name: 'toolDescription',
 		type: 'string',

@@ -1,5 +1,5 @@
 /**
- * The action nodes' versions, and one parameter as each version and variant shows it.
+ * One parameter as each version of the action nodes (operation/versions.ts) and each variant shows it.
  *
  * - Version 1 is what every workflow saved before 1.1 runs, exactly as before: Simplify on gives
  *   every field flattened, off the service's JSON:API; a tool's parameters are filled by the model
@@ -14,15 +14,7 @@
  * and tool, version 1 and 1.1), each exactly once. The conditions are in n8n-workflow since 1.x
  * (`_cnd` and `@tool` in n8n 1.123's, 2.30's and 2.41's).
  */
-import type { DisplayCondition, INode, INodeProperties } from 'n8n-workflow';
-
-/** The versions of the action nodes; the editor gives a new node the last one. */
-export const NODE_VERSIONS = [1, 1.1];
-
-/** Whether the node runs version 1, the behaviour of workflows saved before version 1.1. */
-export function isVersion1(node: Pick<INode, 'typeVersion'>): boolean {
-	return node.typeVersion < 1.1;
-}
+import type { DisplayCondition, INodeProperties } from 'n8n-workflow';
 
 /** How a parameter differs from its version 1 definition (the base) in the other variants. */
 export interface VersionChanges {

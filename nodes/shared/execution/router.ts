@@ -11,7 +11,8 @@ import type { ActionResult } from './actions/common';
 import { resolvePath } from './actions/common';
 import { matchKeyOf } from './actions/write';
 import { customRecordKey, execute as customRequest } from './actions/customRequest';
-import type { CatalogueEntry, OperationSpec } from '../service/catalogue';
+import type { Operation } from '../operation/operation';
+import type { CustomRequestSpec } from '../service/catalogue';
 import { CUSTOM_REQUEST, N8N_CUSTOM_API_CALL } from '../service/catalogue';
 import { forEachIndex } from '../requests/parallel';
 import { requestsInParallel } from './requestOptions';
@@ -31,7 +32,7 @@ function errorItem(error: unknown): IDataObject {
  * Exists), so a later one finds what an earlier one created. Other creates make new records and
  * reads change nothing, so they need no order.
  */
-function orderingKey(context: IExecuteFunctions, spec: CatalogueEntry, itemIndex: number): string | undefined {
+function orderingKey(context: IExecuteFunctions, spec: Operation | CustomRequestSpec, itemIndex: number): string | undefined {
 	// A Custom Request that writes: its method and path (customRequest.ts).
 	if (spec.shape === 'custom') return customRecordKey(context, itemIndex);
 	try {
@@ -48,7 +49,7 @@ type Outcome = { results: ActionResult } | { error: unknown };
 
 export async function route(
 	this: IExecuteFunctions,
-	operations: readonly OperationSpec[],
+	operations: readonly Operation[],
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -57,14 +58,15 @@ export async function route(
 	const operation = this.getNodeParameter('operation', 0) as string;
 	if (operation === N8N_CUSTOM_API_CALL) throw operationError(this.getNode(), 'customApiCall', undefined);
 	// Every action node lists Custom Request after its own operations.
-	const entries: readonly CatalogueEntry[] = [...operations, CUSTOM_REQUEST];
+	const entries: ReadonlyArray<Operation | CustomRequestSpec> = [...operations, CUSTOM_REQUEST];
 	const spec = entries.find((entry) => entry.resource === resource && entry.operation === operation);
 	if (spec === undefined) {
 		throw operationError(this.getNode(), 'unknownOperation', { resource, operation });
 	}
-	const action = async (itemIndex: number): Promise<ActionResult> =>
-		spec.shape === 'custom' ? await customRequest.call(this, spec, itemIndex) : await ACTIONS[spec.shape].call(this, spec, itemIndex);
+	// Requests in Parallel is a node setting: read here once, for the items and for each item's paging.
 	const parallel = requestsInParallel(this);
+	const action = async (itemIndex: number): Promise<ActionResult> =>
+		spec.shape === 'custom' ? await customRequest.call(this, spec, itemIndex) : await ACTIONS[spec.shape].call(this, spec, itemIndex, { parallel });
 	const continueOnFail = this.continueOnFail();
 	const outcomes: Outcome[] = new Array<Outcome>(items.length);
 	// Without Continue On Fail the first failing item ends the run: no later item is started.

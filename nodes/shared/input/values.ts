@@ -65,6 +65,16 @@ export function parseIdList(node: INode, parameter: ParameterName, input: unknow
 	return parts.map((part) => parseId(node, parameter, part, itemIndex));
 }
 
+/** How a parameter's value is checked: an ID, comma-separated IDs, or an attribute by its type. */
+export type ValueCheck = { kind: 'id' } | { kind: 'idList' } | { kind: 'attribute'; attribute: AttributeSpec };
+
+/** The value to send for a parameter, checked as `check` says; the error names `parameter`. */
+export function checkValue(node: INode, parameter: ParameterName, check: ValueCheck, value: unknown, timeZone: string, itemIndex?: number): unknown {
+	if (check.kind === 'id') return parseId(node, parameter, value, itemIndex);
+	if (check.kind === 'idList') return parseIdList(node, parameter, value, itemIndex);
+	return coerceAttribute(node, parameter, check.attribute, value, timeZone, itemIndex);
+}
+
 function pad(value: number, length = 2): string {
 	return String(value).padStart(length, '0');
 }

@@ -1,11 +1,11 @@
 /**
  * The shape of an operation catalogue entry. Each node lists its operations as data of this shape;
- * the parameters, the request and the output all follow from the entry and the resource tables.
+ * operation/operation.ts resolves each row once against the resource tables, and the parameters,
+ * the request and the output all follow from that.
  */
 import type { IDisplayOptions } from 'n8n-workflow';
 
 import type { RelationshipSpec, ResourceTypeName } from './schema';
-import { RESOURCE_TYPES } from './schema';
 
 /** The handful of request shapes the service's endpoints come in. */
 export type Shape = 'getMany' | 'getRelatedMany' | 'get' | 'getById' | 'create' | 'update' | 'delete';
@@ -153,50 +153,4 @@ export function idTypeOf(spec: OperationSpec, name: string): string {
 /** A relationship is set through `<name>Id` (to-one) or `<singular name>Ids` (to-many, comma-separated): `contactGroups` → `contactGroupIds`. */
 export function relationshipParameter(name: string, relationship: RelationshipSpec): string {
 	return relationship.toMany ? `${name.replace(/s$/, '')}Ids` : `${name}Id`;
-}
-
-export type WriteField =
-	| { kind: 'attribute'; name: string; parameter: string }
-	| { kind: 'relationship'; name: string; parameter: string; relationship: RelationshipSpec };
-
-/** The write fields a create looks for an existing record by (`matchExistingBy`), in catalogue order. */
-export function matchFields(spec: OperationSpec): WriteField[] {
-	if (spec.matchExistingBy === undefined) return [];
-	const { required, optional } = writeFields(spec);
-	return spec.matchExistingBy.map((name) => {
-		const field = [...required, ...optional].find((candidate) => candidate.name === name);
-		if (field === undefined) throw new Error(`${spec.resource}.${spec.operation}: matchExistingBy "${name}" is not a write field of the operation`);
-		if (field.kind === 'relationship' && field.relationship.toMany) throw new Error(`${spec.resource}.${spec.operation}: matchExistingBy "${name}" is a to-many relationship`);
-		return field;
-	});
-}
-
-/** "email"; "deal, integration and external reference": the match fields in words, for messages. */
-export function matchWords(spec: OperationSpec): string {
-	const words = matchFields(spec).map((field) => displayNameOf(field.name).toLowerCase());
-	return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
-}
-
-/** Everything a write operation can set, resolved against the resource table. */
-export function writeFields(spec: OperationSpec): { required: WriteField[]; optional: WriteField[] } {
-	const type = RESOURCE_TYPES[spec.type];
-	const attributes = type.attributes as Record<string, { writable?: boolean }>;
-	const relationships = type.relationships as Record<string, RelationshipSpec>;
-	const resolve = (name: string): WriteField => {
-		if (attributes[name]?.writable) return { kind: 'attribute', name, parameter: name };
-		const relationship = relationships[name];
-		if (relationship?.writable) {
-			return { kind: 'relationship', name, parameter: relationshipParameter(name, relationship), relationship };
-		}
-		throw new Error(`${spec.resource}.${spec.operation}: "${name}" is not a writable field of ${spec.type}`);
-	};
-	const required = (spec.required ?? []).map(resolve);
-	const taken = new Set(spec.required ?? []);
-	const optionalNames =
-		spec.optional ??
-		[
-			...Object.keys(attributes).filter((name) => attributes[name].writable),
-			...Object.keys(relationships).filter((name) => relationships[name].writable),
-		].filter((name) => !taken.has(name));
-	return { required, optional: optionalNames.map(resolve) };
 }

@@ -1,14 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { OperationSpec } from '../../service/catalogue';
-import { pathParameters } from '../../service/catalogue';
+import type { IdParameter, Operation } from '../../operation/operation';
+import { isVersion1 } from '../../operation/versions';
 import type { Document, RelationshipValue } from '../../service/jsonapi';
 import { flatten, rawResources } from '../../service/jsonapi';
 import { summarize } from '../../service/summary';
-import { idParameterLabel } from '../../description/locators';
-import { isVersion1 } from '../../description/versions';
 import { invalidParameter } from '../../errors/factory';
-import { parseId } from '../../input/values';
+import { checkValue } from '../../input/values';
 
 export type ActionContext = IExecuteFunctions;
 
@@ -23,20 +21,26 @@ export interface WriteValues {
 
 export interface ResolvedPath {
 	path: string;
-	/** The path ids by parameter name, already checked. */
+	/** Every ID parameter's value by its name, already checked: the path ids, then a getById's. */
 	ids: Record<string, string>;
 }
 
-/** The ID parameter `name` read and checked, named in messages as the editor labels it ("Deal", "Deal Note ID"). */
-export function idValue(context: ActionContext, spec: OperationSpec, name: string, itemIndex: number): string {
-	return parseId(context.getNode(), { label: idParameterLabel(spec, name), path: [name] }, context.getNodeParameter(name, itemIndex, ''), itemIndex);
+/** What the router reads once per run and hands to every item's action. */
+export interface RunSettings {
+	/** Request Options → Requests in Parallel. */
+	parallel: number;
 }
 
-/** The request path with each `{id}` replaced by its checked parameter value. */
-export function resolvePath(context: ActionContext, spec: OperationSpec, itemIndex: number): ResolvedPath {
+/** An ID parameter read and checked, named in messages as the editor labels it ("Deal", "Deal Note ID"). */
+export function idValue(context: ActionContext, id: IdParameter, itemIndex: number): string {
+	return checkValue(context.getNode(), id.parameter, id.check, context.getNodeParameter(id.name, itemIndex, ''), context.getTimezone(), itemIndex) as string;
+}
+
+/** The request path with each `{id}` replaced by its checked parameter value; and the other IDs (a getById's). */
+export function resolvePath(context: ActionContext, operation: Operation, itemIndex: number): ResolvedPath {
 	const ids: Record<string, string> = {};
-	for (const name of pathParameters(spec)) ids[name] = idValue(context, spec, name, itemIndex);
-	const path = spec.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => ids[name]);
+	for (const id of operation.idParameters) ids[id.name] = idValue(context, id, itemIndex);
+	const path = operation.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => ids[name]);
 	return { path, ids };
 }
 

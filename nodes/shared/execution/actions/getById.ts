@@ -3,21 +3,21 @@
  * Include and Fields as on Get Many. No record is an error (404), never an empty success.
  */
 import { apiError } from '../../errors/factory';
-import type { OperationSpec } from '../../service/catalogue';
+import type { Operation } from '../../operation/operation';
 import { primaryResources } from '../../service/jsonapi';
 import { quoteLiteral, queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { apiRequest } from '../../requests/transport';
 import { userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { idValue, readOptions, readOutput, recordShape, resolvePath } from './common';
+import { readOptions, readOutput, recordShape, resolvePath } from './common';
 
-export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
+export async function execute(this: ActionContext, spec: Operation, itemIndex: number): Promise<ActionResult> {
 	const node = this.getNode();
 	const idParameter = spec.idParameter;
-	if (idParameter === undefined) throw new Error(`${spec.resource}.${spec.operation}: a getById operation needs idParameter`);
-	const { path } = resolvePath(this, spec, itemIndex);
-	const id = idValue(this, spec, idParameter, itemIndex);
+	if (idParameter === undefined) throw new Error(`${spec.key}: a getById operation needs idParameter`);
+	const { path, ids } = resolvePath(this, spec, itemIndex);
+	const id = ids[idParameter];
 	const { options, fieldsChosen } = readOptions(this, itemIndex);
 	const type = RESOURCE_TYPES[spec.type];
 	const { include, fields } = queryFromOptions(node, spec.type, type, { include: options.include, fields: options.fields }, this.getTimezone(), itemIndex);

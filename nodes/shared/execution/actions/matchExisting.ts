@@ -17,12 +17,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiError, invalidParameter } from '../../errors/factory';
+import { apiError } from '../../errors/factory';
 import { combineFilters, quoteLiteral } from '../../input/query';
 import { MAX_PAGE_SIZE } from '../../paging/pagination';
 import { apiRequest } from '../../requests/transport';
-import type { IfExists, OperationSpec, WriteField } from '../../service/catalogue';
-import { IF_EXISTS_DEFAULT, IF_EXISTS_PARAMETER, IF_EXISTS_VALUES, MATCH_COUNT_FIELD, OUTCOME_FIELD, matchFields, matchWords } from '../../service/catalogue';
+import type { Operation, WriteField } from '../../operation/operation';
+import type { IfExists } from '../../service/catalogue';
+import { MATCH_COUNT_FIELD, OUTCOME_FIELD } from '../../service/catalogue';
 import { flatten } from '../../service/jsonapi';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { userIdOverride } from '../requestOptions';
@@ -35,25 +36,16 @@ export interface MatchTerm {
 	value: string;
 }
 
-/** The item's If Already Exists, checked; `createAnother` for a create that cannot look first. */
-export function ifExistsOf(context: ActionContext, spec: OperationSpec, itemIndex: number): IfExists {
-	if (spec.matchExistingBy === undefined) return IF_EXISTS_DEFAULT;
-	const value = context.getNodeParameter(IF_EXISTS_PARAMETER, itemIndex, IF_EXISTS_DEFAULT) as unknown;
-	const text = typeof value === 'string' ? value.trim() : value;
-	if ((IF_EXISTS_VALUES as readonly unknown[]).includes(text)) return text as IfExists;
-	throw invalidParameter(context.getNode(), 'If Already Exists', `must be one of ${IF_EXISTS_VALUES.join(', ')}; got ${JSON.stringify(value)}`, itemIndex);
-}
-
 /**
  * The item's match, from the values its create will send. Matched text is trimmed in `values`
  * itself (the record created holds what was searched for); text that is empty once trimmed is
  * left out, like an empty field. Undefined when a match value is missing (a contact without an
  * e-mail): the item is then created without a search.
  */
-export function takeMatch(spec: OperationSpec, values: WriteValues): MatchTerm[] | undefined {
+export function takeMatch(operation: Operation, values: WriteValues): MatchTerm[] | undefined {
 	const terms: MatchTerm[] = [];
 	let complete = true;
-	for (const field of matchFields(spec)) {
+	for (const field of operation.ifAlreadyExists?.fields ?? []) {
 		if (field.kind === 'attribute') {
 			const value = values.attributes[field.name];
 			if (typeof value === 'string') {
@@ -95,21 +87,25 @@ export interface ExistingRecord {
 	atLeast: boolean;
 }
 
-/** The one search before a create: the oldest matching record and how many match, or undefined. */
-export async function findExisting(
+/**
+ * The one search before a create, and what it decides: undefined when no record matches (the item
+ * is created); else Return Existing's output item (the oldest match, marked for an IF node) or Stop
+ * With Error's error naming it.
+ */
+export async function lookFirst(
 	this: ActionContext,
-	spec: OperationSpec,
+	operation: Operation,
 	terms: readonly MatchTerm[],
 	ifExists: IfExists,
 	itemIndex: number,
-): Promise<ExistingRecord | undefined> {
+): Promise<IDataObject | undefined> {
 	// Stop With Error reads only the ids: each record as its matched attributes.
 	const attributes = terms.filter((term) => term.field.kind === 'attribute').map((term) => term.field.name);
 	const idsOnly = ifExists === 'stopWithError' && attributes.length > 0;
 	const response = await apiRequest.call(this, {
 		method: 'GET',
-		path: spec.path,
-		query: { filter: matchFilter(terms), sort: 'id', fields: idsOnly ? { [spec.type]: attributes.join(',') } : undefined, pageSize: MAX_PAGE_SIZE },
+		path: operation.path,
+		query: { filter: matchFilter(terms), sort: 'id', fields: idsOnly ? { [operation.type]: attributes.join(',') } : undefined, pageSize: MAX_PAGE_SIZE },
 		itemIndex,
 		userId: userIdOverride(this, itemIndex),
 	});
@@ -117,16 +113,11 @@ export async function findExisting(
 	if (matches.length === 0) return undefined;
 	// Asked sorted by id; the lowest id is taken whatever order the answer came in.
 	const oldest = matches.reduce((lowest, candidate) => (Number(candidate.id) < Number(lowest.id) ? candidate : lowest));
-	return { record: oldest, id: String(oldest.id), count: matches.length, atLeast: matches.length >= MAX_PAGE_SIZE };
-}
-
-/** Return Existing: the record found, marked for an IF node; Stop With Error: the error naming it. */
-export function existingOutcome(context: ActionContext, spec: OperationSpec, existing: ExistingRecord, ifExists: IfExists, itemIndex: number): IDataObject {
 	if (ifExists === 'stopWithError') {
-		const { id, count, atLeast } = existing;
-		throw apiError(context.getNode(), 'alreadyExists', { label: RESOURCE_TYPES[spec.type].label, match: matchWords(spec), id, count, atLeast, path: spec.path }, { itemIndex });
+		const details = { label: RESOURCE_TYPES[operation.type].label, match: operation.ifAlreadyExists?.words ?? '', id: String(oldest.id), count: matches.length, atLeast: matches.length >= MAX_PAGE_SIZE, path: operation.path };
+		throw apiError(this.getNode(), 'alreadyExists', details, { itemIndex });
 	}
-	return { ...existing.record, [OUTCOME_FIELD]: 'found', [MATCH_COUNT_FIELD]: existing.count };
+	return { ...oldest, [OUTCOME_FIELD]: 'found', [MATCH_COUNT_FIELD]: matches.length };
 }
 
 /** A record created by a create that looked first, marked for an IF node. */

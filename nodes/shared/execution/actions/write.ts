@@ -1,25 +1,23 @@
 /**
  * Create and update: the request document is built from the operation's fields, each value checked
- * against the resource table before anything is sent. A create with If Already Exists looks for the
- * record first (matchExisting.ts).
+ * as its resolved field says (operation/operation.ts) before anything is sent. A create with If
+ * Already Exists looks for the record first (matchExisting.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { writeFieldLabel } from '../../description/fieldProperties';
-import type { ParameterName } from '../../errors/factory';
-import { operationError } from '../../errors/factory';
-import type { WriteFieldHint } from '../../errors/hints';
-import type { OperationSpec, WriteField } from '../../service/catalogue';
-import { HTTP_METHOD, writeFields } from '../../service/catalogue';
+import { invalidParameter, operationError } from '../../errors/factory';
+import type { Operation } from '../../operation/operation';
+import type { IfExists } from '../../service/catalogue';
+import { HTTP_METHOD, IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, IF_EXISTS_VALUES } from '../../service/catalogue';
+import type { RelationshipValue } from '../../service/jsonapi';
 import { buildResourceDocument, flatten, primaryResources } from '../../service/jsonapi';
-import type { AttributeSpec } from '../../service/schema';
-import { RESOURCE_TYPES } from '../../service/schema';
 import { apiRequest } from '../../requests/transport';
-import { coerceAttribute, locatorValue, parseId, parseIdList } from '../../input/values';
+import { checkValue, locatorValue } from '../../input/values';
 import { userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult, WriteValues } from './common';
 import { resolvePath } from './common';
-import { createdOutcome, existingOutcome, findExisting, ifExistsOf, matchKey, takeMatch } from './matchExisting';
+import type { MatchTerm } from './matchExisting';
+import { createdOutcome, lookFirst, matchKey, takeMatch } from './matchExisting';
 
 /** Nothing given: no value, an empty one, or a resource locator with nothing chosen. */
 function isUnset(input: unknown): boolean {
@@ -27,121 +25,99 @@ function isUnset(input: unknown): boolean {
 	return value === undefined || value === null || value === '';
 }
 
-function addField(
-	context: ActionContext,
-	spec: OperationSpec,
-	field: WriteField,
-	label: ParameterName,
-	value: unknown,
-	values: WriteValues,
-	itemIndex: number,
-): void {
-	const node = context.getNode();
-	if (field.kind === 'attribute') {
-		const attribute = (RESOURCE_TYPES[spec.type].attributes as Record<string, AttributeSpec>)[field.name];
-		values.attributes[field.name] = coerceAttribute(node, label, attribute, value, context.getTimezone(), itemIndex) as IDataObject[string];
-		return;
-	}
-	const target = field.relationship.target;
-	values.relationships[field.name] = field.relationship.toMany
-		? parseIdList(node, label, value, itemIndex).map((id) => ({ type: target, id }))
-		: { type: target, id: parseId(node, label, value, itemIndex) };
+/** An item's write, read and checked: where it goes, what it sends, and whether it looks first. */
+interface WriteInput {
+	path: string;
+	ids: Record<string, string>;
+	values: WriteValues;
+	ifExists: IfExists;
+	/** The item's match when it looks first and has every match value; else undefined. */
+	match?: MatchTerm[];
 }
 
-function collectValues(context: ActionContext, spec: OperationSpec, itemIndex: number): WriteValues {
+/**
+ * Every parameter of the item's write, in the order an error would name them: the IDs, If Already
+ * Exists, then each field (required ones must be given; the collection's only when added).
+ */
+function readWrite(context: ActionContext, operation: Operation, itemIndex: number): WriteInput {
 	const node = context.getNode();
-	const { required, optional } = writeFields(spec);
+	const timeZone = context.getTimezone();
+	const { path, ids } = resolvePath(context, operation, itemIndex);
+	let ifExists: IfExists = IF_EXISTS_DEFAULT;
+	if (operation.ifAlreadyExists !== undefined) {
+		const value = context.getNodeParameter(IF_EXISTS_PARAMETER, itemIndex, IF_EXISTS_DEFAULT) as unknown;
+		const text = typeof value === 'string' ? value.trim() : value;
+		if (!(IF_EXISTS_VALUES as readonly unknown[]).includes(text)) {
+			throw invalidParameter(node, IF_EXISTS_DISPLAY_NAME, `must be one of ${IF_EXISTS_VALUES.join(', ')}; got ${JSON.stringify(value)}`, itemIndex);
+		}
+		ifExists = text as IfExists;
+	}
 	const values: WriteValues = { attributes: {}, relationships: {} };
-	for (const field of required) {
-		const value = context.getNodeParameter(field.parameter, itemIndex, '') as unknown;
-		const label = { label: writeFieldLabel(spec, field, true), path: [field.parameter] };
-		if (isUnset(value) || (typeof locatorValue(value) === 'string' && String(locatorValue(value)).trim() === '')) {
-			throw operationError(node, 'requiredParameter', { parameter: label }, { itemIndex });
+	const collection = operation.collection === undefined || operation.fields.every((field) => field.required) ? {} : (context.getNodeParameter(operation.collection.name, itemIndex, {}) as IDataObject);
+	for (const field of operation.fields) {
+		let value: unknown;
+		if (field.required) {
+			value = context.getNodeParameter(field.parameter, itemIndex, '') as unknown;
+			if (isUnset(value) || (typeof locatorValue(value) === 'string' && String(locatorValue(value)).trim() === '')) {
+				throw operationError(node, 'requiredParameter', { parameter: field.parameterName }, { itemIndex });
+			}
+		} else {
+			if (!(field.parameter in collection)) continue;
+			value = collection[field.parameter];
+			// Empty (e.g. an optional form field) leaves the field out; on update an expression giving
+			// null clears an attribute.
+			if (value === null && operation.shape === 'update' && field.kind === 'attribute') {
+				values.attributes[field.name] = null;
+				continue;
+			}
+			if (isUnset(value)) continue;
 		}
-		addField(context, spec, field, label, value, values, itemIndex);
-	}
-	const collectionName = spec.shape === 'create' ? 'additionalFields' : 'updateFields';
-	const collection = optional.length > 0 ? (context.getNodeParameter(collectionName, itemIndex, {}) as IDataObject) : {};
-	for (const field of optional) {
-		if (!(field.parameter in collection)) continue;
-		const value = collection[field.parameter];
-		// Empty (e.g. an optional form field) leaves the field out; on update an expression giving
-		// null clears an attribute.
-		if (value === null && spec.shape === 'update' && field.kind === 'attribute') {
-			values.attributes[field.name] = null;
-			continue;
+		const checked = checkValue(node, field.parameterName, field.check, value, timeZone, itemIndex);
+		if (field.kind === 'attribute') values.attributes[field.name] = checked as IDataObject[string];
+		else {
+			const { target } = field.relationship;
+			values.relationships[field.name] = Array.isArray(checked) ? checked.map((id: string) => ({ type: target, id })) : ({ type: target, id: checked as string } as RelationshipValue);
 		}
-		if (isUnset(value)) continue;
-		addField(context, spec, field, { label: writeFieldLabel(spec, field, false), path: [collectionName, field.parameter] }, value, values, itemIndex);
 	}
-	return values;
-}
-
-/** Each field the operation can write, as a 422 that names it should point the user to it. */
-function writeFieldHints(spec: OperationSpec): WriteFieldHint[] {
-	const { required, optional } = writeFields(spec);
-	const attributes = RESOURCE_TYPES[spec.type].attributes as Record<string, AttributeSpec>;
-	const collection = spec.shape === 'create' ? 'additionalFields' : 'updateFields';
-	const hint = (field: WriteField, isRequired: boolean): WriteFieldHint => ({
-		name: field.name,
-		label: writeFieldLabel(spec, field, isRequired),
-		parameterPath: isRequired ? [field.parameter] : [collection, field.parameter],
-		values: field.kind === 'attribute' ? attributes[field.name]?.values : undefined,
-	});
-	return [...required.map((field) => hint(field, true)), ...optional.map((field) => hint(field, false))];
+	const match = ifExists === 'createAnother' ? undefined : takeMatch(operation, values);
+	return { path, ids, values, ifExists, ...(match === undefined ? {} : { match }) };
 }
 
 /**
  * The key under which the router runs creates that look first in item order: equal for items that
  * would find each other's record. Undefined when the item does not look first.
  */
-export function matchKeyOf(context: ActionContext, spec: OperationSpec, itemIndex: number): string | undefined {
-	if (spec.shape !== 'create' || ifExistsOf(context, spec, itemIndex) === 'createAnother') return undefined;
-	const match = takeMatch(spec, collectValues(context, spec, itemIndex));
+export function matchKeyOf(context: ActionContext, operation: Operation, itemIndex: number): string | undefined {
+	if (operation.ifAlreadyExists === undefined) return undefined;
+	const { match } = readWrite(context, operation, itemIndex);
 	return match === undefined ? undefined : matchKey(match);
 }
 
-export async function execute(this: ActionContext, spec: OperationSpec, itemIndex: number): Promise<ActionResult> {
-	const node = this.getNode();
-	const { path, ids } = resolvePath(this, spec, itemIndex);
-	const ifExists = spec.shape === 'create' ? ifExistsOf(this, spec, itemIndex) : 'createAnother';
-	const values = collectValues(this, spec, itemIndex);
-	const match = ifExists === 'createAnother' ? undefined : takeMatch(spec, values);
+export async function execute(this: ActionContext, operation: Operation, itemIndex: number): Promise<ActionResult> {
+	const { path, ids, values, ifExists, match } = readWrite(this, operation, itemIndex);
 	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length;
-	if (fieldCount === 0) {
-		throw operationError(node, 'nothingToWrite', { collection: spec.shape === 'create' ? 'Additional Fields' : 'Update Fields' }, { itemIndex });
+	if (fieldCount === 0 && operation.collection !== undefined) {
+		throw operationError(this.getNode(), 'nothingToWrite', { collection: operation.collection.label }, { itemIndex });
 	}
 	if (match !== undefined) {
-		const existing = await findExisting.call(this, spec, match, ifExists, itemIndex);
-		if (existing !== undefined) return [existingOutcome(this, spec, existing, ifExists, itemIndex)];
+		const existing = await lookFirst.call(this, operation, match, ifExists, itemIndex);
+		if (existing !== undefined) return [existing];
 	}
-	const written = await send.call(this, spec, path, ids, values, itemIndex);
-	return ifExists === 'createAnother' ? written : written.map(createdOutcome);
-}
-
-/** The one write request, and its result as items. */
-async function send(
-	this: ActionContext,
-	spec: OperationSpec,
-	path: string,
-	ids: Record<string, string>,
-	values: WriteValues,
-	itemIndex: number,
-): Promise<ActionResult> {
 	// On update, data.id must equal the path id (the last id in the path).
-	const id = spec.shape === 'update' ? Object.values(ids).pop() : undefined;
-	const body = buildResourceDocument({ type: spec.type, id, ...values });
+	const id = operation.shape === 'update' ? Object.values(ids).pop() : undefined;
+	const body = buildResourceDocument({ type: operation.type, id, ...values });
 	const response = await apiRequest.call(this, {
-		method: HTTP_METHOD[spec.shape],
+		method: HTTP_METHOD[operation.shape],
 		path,
 		body,
 		itemIndex,
 		userId: userIdOverride(this, itemIndex),
-		explain: { rejectedWrite: { fields: writeFieldHints(spec), relationships: values.relationships } },
+		explain: { rejectedWrite: { fields: operation.fields.map((field) => field.hint), relationships: values.relationships } },
 	});
 	const document = response.body;
-	if (document !== undefined && primaryResources(document).length > 0) return flatten(document);
+	let written: ActionResult;
+	if (document !== undefined && primaryResources(document).length > 0) written = flatten(document);
 	// 204, or a 201 without a body: the service accepted exactly what was sent.
-	const createdId = id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1];
-	return [{ id: createdId ?? null, type: spec.type, ...values.attributes }];
+	else written = [{ id: id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1] ?? null, type: operation.type, ...values.attributes }];
+	return ifExists === 'createAnother' ? written : written.map(createdOutcome);
 }

@@ -9,7 +9,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeLis
 import { displayNameOf } from '../../service/catalogue';
 import type { Resource } from '../../service/jsonapi';
 import { primaryResources } from '../../service/jsonapi';
-import type { ListSearchMethod } from '../../description/locators';
+import type { ListSearchMethod } from '../../operation/locatorTypes';
 import { combineFilters, quoteLiteral } from '../../input/query';
 import { apiRequest } from '../../requests/transport';
 import { MAX_ID, locatorValue } from '../../input/values';
