@@ -6,6 +6,7 @@
 import type { INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../requests/runContext';
 import type { CatalogueDefaults, OperationSpec } from '../service/catalogue';
 import { buildProperties } from './descriptions';
 import { NODE_VERSIONS } from './versions';
@@ -26,7 +27,7 @@ export function actionNodeBase(
 		version: NODE_VERSIONS,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'loanCrmOAuth2Api', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: buildProperties(operations, resourceDescriptions, defaults),
 	};
 }
