@@ -64,10 +64,10 @@ export function eventSubtitle(offered: readonly string[]): string {
 
 /**
  * The trigger's parameters for the events it offers: Event, To/From Status (Deal Status Changed),
- * Filter and Options. Statuses are listed in the order of the resource table (the pipeline's), as
- * in Conditions.
+ * Filter, Simplify (deal events, from version 1.1, for a trigger that has versions) and Options.
+ * Statuses are listed in the order of the resource table (the pipeline's), as in Conditions.
  */
-export function triggerProperties(offered: readonly string[], defaultEvent: string): INodeProperties[] {
+export function triggerProperties(offered: readonly string[], defaultEvent: string, versioned: boolean): INodeProperties[] {
 	const events = offered.map((value) => ({ name: TRIGGER_EVENTS[value].name, value, description: TRIGGER_EVENTS[value].description, action: TRIGGER_EVENTS[value].action }));
 	const offeredOf = (type: ResourceTypeName) => offered.filter((value) => TRIGGER_EVENTS[value].type === type);
 	const [dealEvents, contactEvents] = [offeredOf('deals'), offeredOf('contacts')];
@@ -119,6 +119,21 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 					placeholder: "equals(hasMarketingConsent,'true')",
 					description: "Only records matching this expression in the service's syntax start the workflow, e.g. equals(hasMarketingConsent,'true')",
 				};
+	// From version 1.1 a deal item is its summary (trigger/output.ts); version 1 has no such parameter.
+	const simplify: INodeProperties[] =
+		versioned && dealEvents.length > 0
+			? [
+					{
+						displayName: 'Simplify',
+						name: 'simplify',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to return only the fields people look at first (name, status, previous status, amount, lender, key dates), flat, one table row per deal. Off returns every field, nested ones included.',
+						displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+					},
+				]
+			: [];
 	return [
 		{
 			displayName: 'Event',
@@ -130,6 +145,7 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 		},
 		...statuses,
 		filter,
+		...simplify,
 		{
 			displayName: 'Options',
 			name: 'options',

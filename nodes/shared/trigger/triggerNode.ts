@@ -9,11 +9,10 @@ import type { INodeExecutionData, INodeTypeDescription, IPollFunctions } from 'n
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { readmeSection } from '../description/documentation';
+import { NODE_VERSIONS } from '../description/versions';
 import { CREDENTIAL_TYPE } from '../requests/runContext';
 import { triggerProperties } from './events';
 import { pollTrigger } from './poll';
-
-const TRIGGER_VERSIONS_TMP = 1;
 
 export interface TriggerTypeSpec {
 	/** What it watches, as its names say it: "Deals" gives "Loan CRM Deals Trigger" and loanCrmDealsTrigger; "" the legacy Loan CRM Trigger. */
@@ -43,7 +42,7 @@ export function triggerNodeBase(spec: TriggerTypeSpec): Omit<INodeTypeDescriptio
 		...(spec.legacy === true ? { hidden: true } : {}),
 		group: ['trigger'],
 		// No defaultVersion: the editor gives new nodes the last version; saved ones keep theirs.
-		version: spec.legacy === true ? 1 : TRIGGER_VERSIONS_TMP,
+		version: spec.legacy === true ? 1 : NODE_VERSIONS,
 		description: spec.description,
 		documentationUrl: readmeSection('loan-crm-deals-and-contacts-triggers'),
 		defaults: { name: displayName },
@@ -53,12 +52,12 @@ export function triggerNodeBase(spec: TriggerTypeSpec): Omit<INodeTypeDescriptio
 			: {
 					triggerPanel: false,
 					// n8n starts one execution per poll that finds changes, with an item per change.
-					activationMessage: `Your workflow will now check Loan CRM for ${changeWords(spec.watches)} changes at every poll time and run once for each change it finds (large backlogs over several runs, in order).`,
+					activationMessage: `Your workflow will now check Loan CRM for ${changeWords(spec.watches)} changes at every poll time and run once for each poll that finds any, with one item per change (a large backlog continues over the next polls, in order).`,
 				}),
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		properties: triggerProperties(spec.events, spec.defaultEvent),
+		properties: triggerProperties(spec.events, spec.defaultEvent, spec.legacy !== true),
 	};
 }
 
