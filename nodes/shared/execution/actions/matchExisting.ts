@@ -126,10 +126,20 @@ export function existingOutcome(context: ActionContext, spec: OperationSpec, exi
 		const { id, count, atLeast } = existing;
 		throw apiError(context.getNode(), 'alreadyExists', { label: RESOURCE_TYPES[spec.type].label, match: matchWords(spec), id, count, atLeast, path: spec.path }, { itemIndex });
 	}
-	return { ...existing.record, [OUTCOME_FIELD]: 'found', [MATCH_COUNT_FIELD]: existing.count };
+	return withOutcome(existing.record, 'found', existing.count);
 }
 
-/** A record created by a create that looked first, marked for an IF node. */
+/** A record created by a create that looked first (nothing matched), marked for an IF node. */
 export function createdOutcome(record: IDataObject): IDataObject {
-	return { ...record, [OUTCOME_FIELD]: 'created' };
+	return withOutcome(record, 'created', 0);
+}
+
+/**
+ * The one place an item of a create that looked first gets its marks: `outcome` (created / found)
+ * and `matchCount` as its first two columns, so runs that created and runs that found tell apart at
+ * a glance in Table view (and an IF node reads them).
+ */
+function withOutcome(record: IDataObject, outcome: 'created' | 'found', matchCount: number): IDataObject {
+	const { [OUTCOME_FIELD]: _outcome, [MATCH_COUNT_FIELD]: _count, ...rest } = record;
+	return { [OUTCOME_FIELD]: outcome, [MATCH_COUNT_FIELD]: matchCount, ...rest };
 }
