@@ -72,6 +72,18 @@ export function recordShape(context: ActionContext, itemIndex: number, fieldsCho
 	return simplify && !fieldsChosen ? 'summary' : 'whole';
 }
 
+/**
+ * Custom Request's record shape. Simplify on: version 1 flattens every record; from version 1.1 a
+ * record of a type with a summary (a deal) is its summary, as the typed operation gives it, and
+ * others are flattened whole. A sparse fieldset (`fields[…]` among the query parameters) wins over
+ * the summary, as Options → Fields does. Off: the service's JSON:API resources.
+ */
+export function customRecordShape(context: ActionContext, itemIndex: number, extra: Array<[string, string]>): RecordShape {
+	if (!(context.getNodeParameter('simplify', itemIndex, true) as boolean)) return 'raw';
+	if (isVersion1(context.getNode()) || extra.some(([name]) => /^fields\[/i.test(name))) return 'whole';
+	return 'summary';
+}
+
 /** Output items of a read, in the shape asked for. */
 export function readOutput(document: Document, shape: RecordShape): IDataObject[] {
 	if (shape === 'raw') return rawResources(document);
