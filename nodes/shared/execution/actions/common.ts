@@ -8,6 +8,9 @@ import { summarize } from '../../service/summary';
 import { idParameterLabel } from '../../description/locators';
 import { isVersion1 } from '../../description/versions';
 import { invalidParameter } from '../../errors/factory';
+import { toolArgument } from '../../errors/hints';
+import { AGENT_LIMIT_CEILING } from '../../requests/policy';
+import { isToolRun } from '../toolOutput';
 import { parseId } from '../../input/values';
 
 export type ActionContext = IExecuteFunctions;
@@ -101,5 +104,19 @@ export function collectionLimit(context: ActionContext, itemIndex: number, retur
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
 		throw invalidParameter(context.getNode(), { label: 'Limit', path: ['limit'] }, `must be a whole number of at least 1; got ${JSON.stringify(value)}`, itemIndex);
 	}
+	if (value > AGENT_LIMIT_CEILING && modelFillsLimit(context)) {
+		throw invalidParameter(
+			context.getNode(),
+			{ label: 'Limit', path: ['limit'] },
+			`is ${value}, above the ${AGENT_LIMIT_CEILING} records this tool returns at most. Narrow the filter (e.g. by status, lender or a date range) so that fewer records match, or sort and ask for the first ${AGENT_LIMIT_CEILING}`,
+			itemIndex,
+		);
+	}
 	return value;
+}
+
+/** A version 1.1 tool whose Limit the model fills (`$fromAI`, the tool's default), bounded by AGENT_LIMIT_CEILING. */
+function modelFillsLimit(context: ActionContext): boolean {
+	const node = context.getNode();
+	return isToolRun(context) && !isVersion1(node) && toolArgument(node, ['limit']) !== '';
 }
