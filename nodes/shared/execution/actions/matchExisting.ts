@@ -140,6 +140,7 @@ export function createdOutcome(record: IDataObject): IDataObject {
  * a glance in Table view (and an IF node reads them).
  */
 function withOutcome(record: IDataObject, outcome: 'created' | 'found', matchCount: number): IDataObject {
-	const { [OUTCOME_FIELD]: _outcome, [MATCH_COUNT_FIELD]: _count, ...rest } = record;
-	return { [OUTCOME_FIELD]: outcome, [MATCH_COUNT_FIELD]: matchCount, ...rest };
+	const item: IDataObject = { [OUTCOME_FIELD]: outcome, [MATCH_COUNT_FIELD]: matchCount };
+	for (const [key, value] of Object.entries(record)) if (!(key in item)) item[key] = value;
+	return item;
 }
