@@ -11,13 +11,18 @@
  *   2. a contact is created (Contact Created, Contact Updated);
  *   3. a deal's lender changes (Deal Updated fires; Deal Status Changed does not).
  *
+ * A move keeps the deal's dates coherent with its status and the service's clock (`datesAfterMove`):
+ * a settlement is dated the day it happens, and the milestones of the stages passed (lodged,
+ * conditionally approved, approved) are set, in pipeline order, never after that day — so a
+ * workflow posting a settlement posts today's date.
+ *
  * Everything goes through the sandbox's own data layer (`sandbox.data`), which stamps `updated` with
  * the service's clock, exactly as the API's writes do. Nothing here comes from `nodes/`. Tasks are
  * left alone: the service has no way to read them, so no node or trigger could show the change.
  */
 import { SYSTEM_STATUS } from './schema';
 import { FIRST_NAMES, LAST_NAMES, LENDERS } from './seed';
-import type { SandboxData } from './types';
+import type { DealDates, SandboxData } from './types';
 
 /** Seconds between two changes, unless told otherwise. */
 export const DEFAULT_LIVELY_SECONDS = 10;
@@ -29,6 +34,37 @@ const PENDING = 'PendingSettlement';
 const SETTLED = 'Settled';
 /** The submitted stages before PendingSettlement, in pipeline order (schema.ts SYSTEM_STATUS). */
 const MOVABLE: readonly string[] = SYSTEM_STATUS.slice(SYSTEM_STATUS.indexOf('Lodged'), SYSTEM_STATUS.indexOf(PENDING));
+
+/** The dated milestones of the pipeline, in order: the status that reaches each and its date. */
+const MILESTONES: ReadonlyArray<[string, 'lodged' | 'conditionallyApproved' | 'approved' | 'settled']> = [
+	['Lodged', 'lodged'],
+	['ConditionallyApproved', 'conditionallyApproved'],
+	['UnconditionallyApproved', 'approved'],
+	[SETTLED, 'settled'],
+];
+
+/**
+ * A deal's dates after it moved to `status` on `today` (YYYY-MM-DD): each milestone the status has
+ * passed keeps its date if it had one, else gets today's, and none is after today or before the one
+ * that comes first; a settlement is dated today; milestones not reached are empty.
+ */
+export function datesAfterMove(dates: DealDates, status: string, today: string): DealDates {
+	const reached = (SYSTEM_STATUS as readonly string[]).indexOf(status);
+	const next: DealDates = { ...dates };
+	let earliest = '';
+	for (const [milestone, key] of MILESTONES) {
+		if ((SYSTEM_STATUS as readonly string[]).indexOf(milestone) > reached) {
+			next[key] = null;
+			continue;
+		}
+		let date = key === 'settled' && status === SETTLED ? today : (next[key] ?? today);
+		if (date > today) date = today;
+		if (date < earliest) date = earliest;
+		next[key] = date;
+		earliest = date;
+	}
+	return next;
+}
 
 export type LivelyChange =
 	| { kind: 'dealSettled'; dealId: string; name: string }
@@ -75,19 +111,23 @@ export function livelyData(data: SandboxData): LivelyData {
 		return undefined;
 	};
 
+	/** The deal's dates once it moves to `status` now (the service's clock, UTC day). */
+	const movedDates = (id: string, status: string): DealDates =>
+		datesAfterMove(data.get('deals', id)?.attributes.dates as DealDates, status, data.now().toISOString().slice(0, 10));
+
 	const dealStep = (): LivelyChange[] => {
 		const changes: LivelyChange[] = [];
 		if (pending.length >= SETTLE_AFTER_DEAL_STEPS) {
 			const id = pending.shift() as string;
 			// Only a deal still where this mode left it: someone may have moved it meanwhile.
 			if (data.get('deals', id)?.attributes.dealStatus === PENDING) {
-				const deal = data.updateDeal(id, { dealStatus: SETTLED });
+				const deal = data.updateDeal(id, { dealStatus: SETTLED, dates: movedDates(id, SETTLED) });
 				changes.push({ kind: 'dealSettled', dealId: id, name: String(deal.attributes.name) });
 			}
 		}
 		const next = nextMovable();
 		if (next !== undefined) {
-			data.updateDeal(next.id, { dealStatus: PENDING });
+			data.updateDeal(next.id, { dealStatus: PENDING, dates: movedDates(next.id, PENDING) });
 			pending.push(next.id);
 			changes.push({ kind: 'dealPending', dealId: next.id, name: String(next.attributes.name), from: String(next.attributes.dealStatus) });
 		}

@@ -79,7 +79,7 @@ export function prepareExamples(examplesDir: string, n8nDir: string, credential:
 			if (note !== undefined) {
 				const names = switchedOff.map((name) => `*${name}*`).join(', ');
 				// Room for the added paragraph, above the nodes.
-				const extra = 100;
+				const extra = 120;
 				note.position = [note.position[0], note.position[1] - extra];
 				note.parameters = {
 					...note.parameters,

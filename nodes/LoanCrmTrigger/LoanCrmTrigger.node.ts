@@ -1,9 +1,7 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { ALL_EVENTS, eventSubtitle, triggerProperties } from '../shared/trigger/events';
-import { pollTrigger } from '../shared/trigger/poll';
-import { readmeSection } from '../shared/description/documentation';
+import { ALL_EVENTS, eventSubtitle } from '../shared/trigger/events';
+import { pollerOf, triggerNodeBase } from '../shared/trigger/triggerNode';
 
 /**
  * The first trigger type, for deals and contacts alike. Hidden from the nodes panel since the
@@ -12,24 +10,17 @@ import { readmeSection } from '../shared/description/documentation';
  */
 export class LoanCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Loan CRM Trigger',
-		name: 'loanCrmTrigger',
-		hidden: true,
+		...triggerNodeBase({
+			watches: '',
+			legacy: true,
+			description: 'Starts the workflow when deals or contacts are created or change in Loan CRM',
+			events: ALL_EVENTS,
+			defaultEvent: 'dealUpdated',
+		}),
+		// Here, where n8n's lint looks for them (as in the action nodes): it checks the icon files exist.
 		icon: { light: 'file:../../icons/loanCrm.svg', dark: 'file:../../icons/loanCrm.dark.svg' },
-		group: ['trigger'],
-		version: 1,
 		subtitle: eventSubtitle(ALL_EVENTS),
-		description: 'Starts the workflow when deals or contacts are created or change in Loan CRM',
-		documentationUrl: readmeSection('loan-crm-deals-and-contacts-triggers'),
-		defaults: { name: 'Loan CRM Trigger' },
-		polling: true,
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'loanCrmOAuth2Api', required: true }],
-		properties: triggerProperties(ALL_EVENTS, 'dealUpdated'),
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollTrigger(this, ALL_EVENTS);
-	}
+	poll = pollerOf(ALL_EVENTS);
 }

@@ -77,7 +77,7 @@ export async function triggerActivation(sandbox: SandboxInfo): Promise<TriggerAc
 		['Deal Created', { event: 'dealCreated' }],
 		['Deal Updated', { event: 'dealUpdated' }],
 		['Deal Status Changed → Settled', { event: 'dealStatusChanged', toStatuses: ['Settled'] }],
-		['Deal Status Changed, any status', { event: 'dealStatusChanged' }],
+		['Deal Status Changed, any status', { event: 'dealStatusChanged', toStatuses: [] }],
 	];
 	// A token first, so the activations count only their own requests.
 	await poll(store, { event: 'dealCreated' }, {});

@@ -408,6 +408,35 @@ describe('version 1.1: a tool as the editor adds it works with no change by its 
 	});
 });
 
+describe("what an agent receives stays bounded: the model's Limit has a ceiling", () => {
+	it('above 100 the tool answers before any request, telling the model to narrow its filter; 100 is served; the tool description says so', async () => {
+		const deals = added('loanCrmDeals', 'deal', 'getMany');
+		const { answers, tools: listed } = await agent([deals], [
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Limit: 10000 } },
+			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Limit: 101, Filter: "equals(dealStatus,'Settled')" } },
+		]);
+		for (const answer of answers) {
+			expect(String(answer.error)).toMatch(/^Parameter "Limit" \(tool argument "Limit"\) is 10{1,4}1?, above the 100 records this tool returns at most\. Narrow the filter/);
+		}
+		expect(env.sandbox.apiRequests()).toEqual([]);
+		expect(listed.find((tool) => tool.name === 'Get_many_deals_in_Loan_CRM')?.description).toContain('Returns at most Limit records (up to 100; above that the tool asks for a narrower filter)');
+
+		const served = await agent([deals], [{ tool: 'Get_many_deals_in_Loan_CRM', args: { Limit: 100 } }]);
+		expect((served.answers[0].answer as unknown as IDataObject[]).length).toBe(100);
+	});
+
+	it("a Limit the workflow's author sets, and a version 1 tool's, are not bounded", async () => {
+		const authorSet: ToolSpec = { ...added('loanCrmDeals', 'deal', 'getMany'), name: 'Deals by the author' };
+		authorSet.parameters = { ...authorSet.parameters, limit: 150 };
+		const version1: ToolSpec = { name: 'Deals v1', node: 'loanCrmDeals', typeVersion: 1, parameters: { resource: 'deal', operation: 'getMany', limit: fromAI('limit', 'How many deals', 'number') } };
+		const { answers } = await agent([authorSet, version1], [
+			{ tool: 'Deals_by_the_author', args: {} },
+			{ tool: 'Deals_v1', args: { limit: 150 } },
+		]);
+		expect(answers.map((answer) => (answer.answer as unknown as IDataObject[]).length)).toEqual([150, 150]);
+	});
+});
+
 describe('errors name the tool argument however the model fills a parameter', () => {
 	const getLead = (typeVersion: number, leadId: unknown): ToolSpec => ({ name: 'Get lead', node: 'loanCrmLeadsAndTasks', typeVersion, parameters: { resource: 'lead', operation: 'get', leadId } as INodeParameters });
 	const marker = (key: string, type: string) => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, '${type}') }}`;

@@ -67,6 +67,25 @@ describe('Custom Request: reads', () => {
 		]);
 	});
 
+	it("Simplify (version 1.1): deals as Deal → Get Many's summary rows, other types whole; version 1 flattens every field", async () => {
+		const settled = "equals(dealStatus,'Settled')";
+		const customRows = jsonOf(await env.run('loanCrmDeals', custom({ method: 'GET', path: '/deals', queryParameters: query({ filter: settled }), limit: 5 })));
+		const typedRows = jsonOf(await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: 5, options: { filter: settled } }));
+		expect(customRows).toHaveLength(5);
+		expect(customRows).toEqual(typedRows);
+		expect(Object.keys(customRows[0])).toEqual(Object.keys(typedRows[0]));
+		expect(customRows[0]).not.toHaveProperty('dates');
+
+		const version1 = jsonOf(await env.run('loanCrmDeals', custom({ method: 'GET', path: '/deals', queryParameters: query({ filter: settled }), limit: 5 }), { typeVersion: 1 }));
+		expect(version1.map((item) => item.id)).toEqual(customRows.map((item) => item.id));
+		expect(version1[0]).toEqual(expect.objectContaining({ type: 'deals', dates: expect.any(Object), opportunity: expect.any(Object) }));
+
+		const contacts = jsonOf(await env.run('loanCrmContacts', custom({ method: 'GET', path: '/contacts', limit: 2 })));
+		const contactsV1 = jsonOf(await env.run('loanCrmContacts', custom({ method: 'GET', path: '/contacts', limit: 2 }), { typeVersion: 1 }));
+		expect(contacts).toEqual(contactsV1);
+		expect(contacts[0]).toEqual(expect.objectContaining({ type: 'contacts', firstName: expect.anything() }));
+	});
+
 	it('a single resource: one item, flattened with its included relationships; raw with Simplify off', async () => {
 		const lead = ids().lead;
 		const simplified = await env.run('loanCrmLeadsAndTasks', custom({ method: 'GET', path: `/leads/${lead}` }));

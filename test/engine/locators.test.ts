@@ -177,7 +177,7 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				const list = property.name.endsWith('Ids');
 				expect([where, byId?.validation]).toEqual([
 					where,
-					[{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: expect.stringMatching(/^Must be (a )?whole numbers? from 1 to 2147483647/) } }],
+					[{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: `${property.displayName} must be ${list ? 'whole numbers' : 'a whole number'} from 1 to 2147483647${list ? ', separated by commas' : ''}` } }],
 				]);
 				if (property.modes?.some((mode) => mode.name === 'list')) {
 					withList.push(where);
@@ -292,12 +292,12 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 		expect(accepted).toBe(7);
 	});
 
-	it('the editor flags a By ID value that is not an ID, naming the rule', () => {
+	it('the editor flags a By ID value that is not an ID, naming the field and the rule', () => {
 		const description = descriptionOf('loanCrmDeals');
 		const parameters = { resource: 'deal', operation: 'get', dealId: locator('12a', 'id') };
 		const node = { id: 'x', name: 'Loan CRM Deals', type: 'n8n-nodes-loan-crm.loanCrmDeals', typeVersion: 1, position: [0, 0] as [number, number], parameters };
 		expect(NodeHelpers.getNodeParametersIssues(description.properties, node, description)).toEqual({
-			parameters: { dealId: ['Must be a whole number from 1 to 2147483647'] },
+			parameters: { dealId: ['Deal must be a whole number from 1 to 2147483647'] },
 		});
 		node.parameters = { ...parameters, dealId: locator(' 10001 ', 'id') };
 		expect(NodeHelpers.getNodeParametersIssues(description.properties, node, description)).toBeNull();
@@ -325,20 +325,37 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 			const node = { id: 'x', name: 'Loan CRM Leads & Tasks', type: 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks', typeVersion: 1, position: [0, 0] as [number, number], parameters: all };
 			return NodeHelpers.getParameterIssues(property, all, parent, node, description).parameters?.[name] ?? [];
 		};
-		const rule = 'Must be a whole number from 1 to 2147483647';
-		expect(issues('taskId', { taskId: locator('abc', 'id') })).toEqual([rule]);
-		expect(issues('taskId', { taskId: locator('12a', 'id') })).toEqual([rule]);
+		const rule = (label: string) => `${label} must be a whole number from 1 to 2147483647`;
+		expect(issues('taskId', { taskId: locator('abc', 'id') })).toEqual([rule('Task ID')]);
+		expect(issues('taskId', { taskId: locator('12a', 'id') })).toEqual([rule('Task ID')]);
 		expect(issues('taskId', { taskId: locator(' 9500001 ', 'id') })).toEqual([]);
 		expect(issues('taskId', { taskId: locator('={{ $json.task }}', 'id') })).toEqual([]);
 		// A workflow saved before 0.2 holds a plain string: the editor shows it as saved, unchecked
 		// (n8n checks only a locator's value); the run time still refuses it (next describe).
 		expect(issues('taskId', { taskId: 'abc' })).toEqual([]);
-		expect(issues('updateFields.assigneeId', { updateFields: { assigneeId: locator('1.5', 'id') } })).toEqual([rule]);
+		expect(issues('updateFields.assigneeId', { updateFields: { assigneeId: locator('1.5', 'id') } })).toEqual([rule('Assignee ID')]);
 		expect(issues('updateFields.assigneeId', { updateFields: { assigneeId: locator('1002', 'id') } })).toEqual([]);
-		expect(issues('updateFields.contactGroupIds', { updateFields: { contactGroupIds: locator('101, x', 'id') } })).toEqual(['Must be whole numbers from 1 to 2147483647, separated by commas']);
+		expect(issues('updateFields.contactGroupIds', { updateFields: { contactGroupIds: locator('101, x', 'id') } })).toEqual(['Contact Group IDs must be whole numbers from 1 to 2147483647, separated by commas']);
 		expect(issues('updateFields.contactGroupIds', { updateFields: { contactGroupIds: locator('101, 102', 'id') } })).toEqual([]);
-		expect(issues('requestOptions.userId', { requestOptions: { userId: locator('-1', 'id') } })).toEqual([rule]);
+		expect(issues('requestOptions.userId', { requestOptions: { userId: locator('-1', 'id') } })).toEqual([rule('User ID')]);
 		expect(issues('requestOptions.userId', { requestOptions: { userId: locator('1002', 'id') } })).toEqual([]);
+	});
+
+	it('two wrong IDs give two issues, each naming its field', () => {
+		const description = descriptionOf('loanCrmLeadsAndTasks');
+		const parameters = { resource: 'task', operation: 'update', taskId: locator('abc', 'id'), updateFields: { assigneeId: locator('1.5', 'id') } };
+		const node = { id: 'x', name: 'Loan CRM Leads & Tasks', type: 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks', typeVersion: 1.1, position: [0, 0] as [number, number], parameters };
+		const found = NodeHelpers.getNodeParametersIssues(description.properties, node, description);
+		// What the canvas and the refusal to run list (nodeIssuesToString): n8n checks the node's own
+		// parameters there, not those inside a collection.
+		expect(NodeHelpers.nodeIssuesToString(found ?? {}, node)).toEqual(['Task ID must be a whole number from 1 to 2147483647']);
+		// Under the field, each its own (ParameterInput: getParameterIssues with the parent's path).
+		const [assignee] = ((description.properties.find((property) => property.name === 'updateFields' && property.displayOptions?.show?.resource?.[0] === 'task')?.options ?? []) as INodeProperties[]).filter(
+			(property) => property.name === 'assigneeId',
+		);
+		expect(NodeHelpers.getParameterIssues(assignee, parameters as INode['parameters'], 'updateFields', node, description).parameters).toEqual({
+			assigneeId: ['Assignee ID must be a whole number from 1 to 2147483647'],
+		});
 	});
 });
 
@@ -477,7 +494,7 @@ describe('ID fields that became By-ID locators read old and new values alike', (
 		// A locator: n8n itself refuses to start a workflow whose parameters have issues (the By ID
 		// check of the editor), before the node runs.
 		await expect(env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: locator('abc', 'id') })).rejects.toThrow(
-			"The 'Loan CRM' node has issues:\n- Must be a whole number from 1 to 2147483647",
+			"The 'Loan CRM' node has issues:\n- Task ID must be a whole number from 1 to 2147483647",
 		);
 		// From an expression, the value is only known at run time: the node's check again.
 		const fromExpression = await env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: locator('={{ $json.task }}', 'id') }, { input: [{ task: 'abc' }] });

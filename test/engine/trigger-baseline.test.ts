@@ -24,7 +24,8 @@ async function poll(parameters: INodeParameters, staticData: IDataObject, abando
 	return (result?.[0] ?? []).map((item) => item.json);
 }
 
-const ANY_MOVE = { event: 'dealStatusChanged' };
+// To Status empty: any status (a new node's default is Settled, version 1's empty).
+const ANY_MOVE = { event: 'dealStatusChanged', toStatuses: [] };
 
 /** The ids each request since the log was cleared was answered with, in order. */
 async function idsPerRequest(): Promise<string[][]> {

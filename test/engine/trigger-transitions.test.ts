@@ -32,7 +32,8 @@ function stampAt(seconds: number): string {
 let nodeType = 'loanCrmDealsTrigger';
 
 async function poll(parameters: INodeParameters, staticData: IDataObject, options: { mode?: 'trigger' | 'manual'; store?: CredentialStore } = {}) {
-	const result = await runPoll({ nodeType, parameters, credentials: options.store ?? env.store, staticData, mode: options.mode ?? 'trigger' });
+	// Version 1: the items saved workflows get (version 1.1's are in trigger-items.test.ts).
+	const result = await runPoll({ nodeType, parameters, credentials: options.store ?? env.store, staticData, mode: options.mode ?? 'trigger', typeVersion: 1 });
 	return (result?.[0] ?? []).map((item) => item.json);
 }
 

@@ -27,7 +27,8 @@ let types = TYPES[0];
 
 async function poll(parameters: INodeParameters, staticData: IDataObject, mode: 'trigger' | 'manual' = 'trigger') {
 	const nodeType = String(parameters.event).startsWith('contact') ? types.contacts : types.deals;
-	const result = await runPoll({ nodeType, parameters, credentials: env.store, staticData, mode });
+	// Version 1: the items saved workflows get (version 1.1's are in trigger-items.test.ts).
+	const result = await runPoll({ nodeType, parameters, credentials: env.store, staticData, mode, typeVersion: 1 });
 	return (result?.[0] ?? []).map((item) => item.json);
 }
 

@@ -91,4 +91,30 @@ describe('lively sandbox', () => {
 		expect(laterDealSteps.filter((change) => change.kind === 'dealSettled')).toEqual([]);
 		expect(sb.data.get('deals', first.dealId)?.attributes.dealStatus).toBe('Withdrawn');
 	});
+
+	it('keeps dates coherent: a settlement is dated the day it settles; passed milestones are set, in pipeline order, never later than that day', () => {
+		// A clock months after the seed's dates and one before some of them: both are kept coherent.
+		for (const start of ['2027-06-01T09:00:00Z', '2026-11-20T09:00:00Z']) {
+			sb.data.reset();
+			clock = Date.parse(start);
+			const lively = livelyData(sb.data);
+			const all = Array.from({ length: 30 }, () => stepAt(lively)).flat();
+			const today = () => new Date(clock).toISOString().slice(0, 10);
+			const moved = all.filter((change) => change.kind === 'dealSettled' || change.kind === 'dealPending');
+			expect(moved.filter((change) => change.kind === 'dealSettled').length).toBeGreaterThan(5);
+			for (const change of moved) {
+				if (!('dealId' in change)) continue;
+				const { dealStatus, dates } = sb.data.get('deals', change.dealId)?.attributes ?? {};
+				if (dealStatus === undefined || dates === undefined) throw new Error(`deal ${change.dealId} is gone`);
+				const chain = [dates.lodged, dates.conditionallyApproved, dates.approved, ...(dealStatus === 'Settled' ? [dates.settled] : [])];
+				expect([change.dealId, chain.every((date) => typeof date === 'string' && date <= today())]).toEqual([change.dealId, true]);
+				expect([change.dealId, [...chain].sort()]).toEqual([change.dealId, chain]);
+				if (dealStatus === 'PendingSettlement') expect(dates.settled).toBeNull();
+			}
+			// Each settlement is dated the day of its step (the clock moves 10 s a step, within one day).
+			for (const change of all) {
+				if (change.kind === 'dealSettled') expect(sb.data.get('deals', change.dealId)?.attributes.dates.settled).toBe(today());
+			}
+		}
+	});
 });

@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { Operation } from '../operation/operation';
 import { NODE_VERSIONS } from '../operation/versions';
+import { CREDENTIAL_TYPE } from '../requests/runContext';
 import type { CatalogueDefaults } from '../service/catalogue';
 import { buildProperties } from './descriptions';
 
@@ -27,7 +28,7 @@ export function actionNodeBase(
 		version: NODE_VERSIONS,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'loanCrmOAuth2Api', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: buildProperties(operations, resourceDescriptions, defaults),
 	};
 }

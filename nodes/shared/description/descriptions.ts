@@ -222,11 +222,18 @@ function getManyProperties(spec: Operation): Versioned[] {
 	return [...paging, { property: optionsCollection(spec, options(1)), changes: { v1_1: { options: byDisplayName(options(1.1)) } } }];
 }
 
+/** What Custom Request's Simplify does from version 1.1, by the types that have a summary. */
+function customSimplifyWords(): string {
+	const summarized = Object.keys(RESOURCE_TYPES).filter(hasSummary).map((name) => `${RESOURCE_TYPES[name as keyof typeof RESOURCE_TYPES].label}s`);
+	return `Whether to return each record flat instead of the service's JSON:API resources: ${summarized.join(' and ')} as their summary, the same fields as the typed operation gives with Simplify (unless the query asks for fields[…]), records of every other type with every field`;
+}
+
 /**
  * Version 1: on, every field flattened; off, the service's JSON:API. Version 1.1: on, the record's
  * summary; off, every field flattened (version 1's default); shown only for types with a summary
- * (the others are flat already and always give every field). A Custom Request's records have no
- * known type: Simplify flattens them in every version.
+ * (the others are flat already and always give every field). A Custom Request's records are known
+ * by their type only in the answer: version 1 flattens them; version 1.1 gives a deal its summary, as
+ * the typed operation does, and flattens the others (execution/actions/common.ts customRecordShape).
  */
 function simplifyProperty(spec: CatalogueEntry): Versioned {
 	return {
@@ -238,7 +245,7 @@ function simplifyProperty(spec: CatalogueEntry): Versioned {
 			description: 'Whether to return a simplified version of the response instead of the raw data',
 			displayOptions: showFor(spec),
 		},
-		changes: spec.shape === 'custom' ? {} : {
+		changes: spec.shape === 'custom' ? { v1_1: { description: customSimplifyWords() } } : {
 			v1_1: hasSummary(spec.type)
 				? {
 						description: `Whether to return only the fields people and agents look at first (for a ${RESOURCE_TYPES[spec.type].label}: name, status, amounts, key dates, lender), flat, one table row per record. Off returns every field, nested ones included; Options → Fields picks others.`,

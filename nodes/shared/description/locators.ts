@@ -22,18 +22,18 @@ import { LOCATORS } from '../operation/locatorTypes';
  * operations of these nodes that return it.
  */
 export const ID_SOURCES: Record<string, string> = {
-	advisers: 'IDs come from Deal → Get Many with Include `adviser`',
-	assets: 'IDs come from Income → Get Many with Include `linkedAsset`',
+	advisers: 'IDs come from Deal → Get Many with Include set to adviser',
+	assets: 'IDs come from Income → Get Many with Include set to linkedAsset',
 	'contact-categories': "IDs are shown in Loan CRM's contact category settings",
-	'contact-external-references': 'IDs come from Contact → Get with Include `externalReferences`',
-	'contact-groups': 'IDs come from Contact → Get Many with Include `contactGroup`',
+	'contact-external-references': 'IDs come from Contact → Get with Include set to externalReferences',
+	'contact-groups': 'IDs come from Contact → Get Many with Include set to contactGroup',
 	'deal-external-references': 'IDs come from Deal External Reference → Get Many',
 	'deal-notes': 'IDs come from Deal Note → Get Many',
 	'deal-securities': 'IDs come from Deal Security → Get Many',
-	'deal-structures': 'IDs come from Deal → Get with Include `dealStructures`',
+	'deal-structures': 'IDs come from Deal → Get with Include set to dealStructures',
 	incomes: 'IDs come from Income → Get Many',
-	integrations: 'IDs come from Deal External Reference → Get Many with Include `integration`',
-	organisations: "IDs come from Deal → Get with Include `adviser.organisation` (the deal adviser's broker organisation)",
+	integrations: 'IDs come from Deal External Reference → Get Many with Include set to integration',
+	organisations: "IDs come from Deal → Get with Include set to adviser.organisation (the deal adviser's broker organisation)",
 	// The service has no way to list or create tasks (only PATCH /tasks/{id}) and no readable record
 	// links to one, so no operation of these nodes can give a task ID.
 	tasks: 'Copy it from the task in Loan CRM: the service offers no list of tasks, so no step of these nodes can look one up',
@@ -73,8 +73,14 @@ function wholeNumbersUpTo(limit: string): string {
  */
 export const ID_LIST_PATTERN = `[\\s,]*${ID_PATTERN}(?:,[\\s,]*${ID_PATTERN})*[\\s,]*`;
 
-export const ID_RULE = `Must be a whole number from 1 to ${MAX_ID}`;
-const ID_LIST_RULE = `Must be whole numbers from 1 to ${MAX_ID}, separated by commas`;
+/**
+ * The By ID check's message, naming the field: n8n lists every field's issues together (on the
+ * canvas, and when it refuses to run the workflow) without their names, so each says its own.
+ * n8n's regex check has a fixed message: it cannot quote the value typed (the run-time check does).
+ */
+export function idRule(label: string, list = false): string {
+	return list ? `${label} must be whole numbers from 1 to ${MAX_ID}, separated by commas` : `${label} must be a whole number from 1 to ${MAX_ID}`;
+}
 
 export interface IdParameter {
 	displayName: string;
@@ -87,16 +93,11 @@ export interface IdParameter {
  * What the By ID mode adds to its name: where the ID comes from, and the check of the number as it
  * is typed (an expression is not checked until it runs).
  */
-function byIdCheck(hint: string, list = false): Pick<INodePropertyMode, 'placeholder' | 'hint' | 'validation'> {
+function byIdCheck(label: string, hint: string, list = false): Pick<INodePropertyMode, 'placeholder' | 'hint' | 'validation'> {
 	return {
 		placeholder: list ? 'e.g. 101,102' : 'e.g. 12345',
 		hint,
-		validation: [
-			{
-				type: 'regex',
-				properties: list ? { regex: ID_LIST_PATTERN, errorMessage: ID_LIST_RULE } : { regex: ID_PATTERN, errorMessage: ID_RULE },
-			},
-		],
+		validation: [{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: idRule(label, list) } }],
 	};
 }
 
@@ -113,7 +114,7 @@ export function idOnlyProperty(parameter: IdParameter, source: string | undefine
 		default: { mode: 'id', value: '' },
 		...(parameter.required === true ? { required: true } : {}),
 		description: parameter.description,
-		modes: [{ displayName: 'By ID', name: 'id', type: 'string', ...byIdCheck(source === undefined ? what : `${what}. ${source}.`, list) }],
+		modes: [{ displayName: 'By ID', name: 'id', type: 'string', ...byIdCheck(parameter.displayName, source === undefined ? what : `${what}. ${source}.`, list) }],
 	};
 }
 
@@ -136,7 +137,7 @@ export function locatorProperty(parameter: IdParameter, type: string): INodeProp
 				placeholder: locator.listPlaceholder,
 				typeOptions: { searchListMethod: locator.searchListMethod, searchable: true },
 			},
-			{ displayName: 'By ID', name: 'id', type: 'string', ...byIdCheck(`A whole number: ${locator.idHint}`) },
+			{ displayName: 'By ID', name: 'id', type: 'string', ...byIdCheck(parameter.displayName, `A whole number: ${locator.idHint}`) },
 		],
 	};
 }

@@ -34,6 +34,7 @@ import { queryableFields } from '../service/fields';
 import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
 import { summaryColumns } from '../service/summary';
+import { AGENT_LIMIT_CEILING } from '../requests/policy';
 import { sentence } from './fieldProperties';
 import type { ToolArgument } from './toolArguments';
 import { AGENT_DEFAULT_LIMIT, toolArgumentKey, toolArguments } from './toolArguments';
@@ -190,7 +191,7 @@ export function toolDescriptionOf(spec: Operation): string {
 	lines.push(...argumentsLines(spec));
 	switch (spec.shape) {
 		case 'getMany':
-			lines.push(`Returns at most Limit records, each with ${returnedFields(type)}.`);
+			lines.push(`Returns at most Limit records (up to ${AGENT_LIMIT_CEILING}; above that the tool asks for a narrower filter), each with ${returnedFields(type)}.`);
 			lines.push(everyFieldLine(type));
 			lines.push(queryableLine(type));
 			lines.push(`${FILTER_SYNTAX} Example: ${exampleFilter(type)}.`);

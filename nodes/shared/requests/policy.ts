@@ -34,3 +34,12 @@ export const RETRY_POLICY = {
 export const DEFAULT_REQUESTS_IN_PARALLEL = 4;
 /** More gains little once the service's own time dominates, and empties small rate-limit budgets fast. */
 export const MAX_REQUESTS_IN_PARALLEL = 16;
+
+/**
+ * The most records a version 1.1 tool returns when the model fills its Limit (the tool description
+ * says so): one page of the service, about 40 KB of deal summaries for the model to read. A model
+ * asking for more is told to narrow its filter (execution/actions/common.ts collectionLimit), since
+ * thousands of records paged into its context cost much and answer little. A Limit the workflow's
+ * author sets, and version 1 tools, are not bounded.
+ */
+export const AGENT_LIMIT_CEILING = 100;

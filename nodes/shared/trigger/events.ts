@@ -4,11 +4,15 @@ import { conditionsProperty } from '../description/conditions';
 import type { ResourceTypeName } from '../service/schema';
 import { DEAL_STATUSES } from '../service/schema';
 import { optionList } from '../description/fieldProperties';
+import { forVersions } from '../description/versions';
 import { DEFAULT_MAX_RECORDS_PER_POLL, MAX_RECORDS_PER_POLL_CEILING } from './changeFeed';
 
 interface TriggerEvent {
 	name: string;
-	/** What the nodes panel lists under the node's Triggers (n8n's `action`). */
+	/**
+	 * What the nodes panel lists under the node's Triggers (n8n's `action`): "On" and the event's
+	 * name, so the entry picked and the event the node opens with read the same.
+	 */
 	action: string;
 	description: string;
 	type: ResourceTypeName;
@@ -19,16 +23,16 @@ interface TriggerEvent {
 }
 
 export const TRIGGER_EVENTS: Record<string, TriggerEvent> = {
-	contactCreated: { name: 'Contact Created', action: 'On new contact', description: 'A new contact was created', type: 'contacts', path: '/contacts', field: 'created' },
+	contactCreated: { name: 'Contact Created', action: 'On contact created', description: 'A new contact was created', type: 'contacts', path: '/contacts', field: 'created' },
 	contactUpdated: {
 		name: 'Contact Updated',
-		action: 'On contact created or changed',
+		action: 'On contact updated',
 		description: 'A contact was created or changed in any way',
 		type: 'contacts',
 		path: '/contacts',
 		field: 'updated',
 	},
-	dealCreated: { name: 'Deal Created', action: 'On new deal', description: 'A new deal was created', type: 'deals', path: '/deals', field: 'created' },
+	dealCreated: { name: 'Deal Created', action: 'On deal created', description: 'A new deal was created', type: 'deals', path: '/deals', field: 'created' },
 	dealStatusChanged: {
 		name: 'Deal Status Changed',
 		action: 'On deal status changed (e.g. settled)',
@@ -40,7 +44,7 @@ export const TRIGGER_EVENTS: Record<string, TriggerEvent> = {
 	},
 	dealUpdated: {
 		name: 'Deal Updated',
-		action: 'On deal created or changed',
+		action: 'On deal updated',
 		description: 'A deal was created or changed in any way (every edit fires)',
 		type: 'deals',
 		path: '/deals',
@@ -64,10 +68,10 @@ export function eventSubtitle(offered: readonly string[]): string {
 
 /**
  * The trigger's parameters for the events it offers: Event, To/From Status (Deal Status Changed),
- * Filter and Options. Statuses are listed in the order of the resource table (the pipeline's), as
- * in Conditions.
+ * Filter, Simplify (deal events, from version 1.1, for a trigger that has versions) and Options.
+ * Statuses are listed in the order of the resource table (the pipeline's), as in Conditions.
  */
-export function triggerProperties(offered: readonly string[], defaultEvent: string): INodeProperties[] {
+export function triggerProperties(offered: readonly string[], defaultEvent: string, versioned: boolean): INodeProperties[] {
 	const events = offered.map((value) => ({ name: TRIGGER_EVENTS[value].name, value, description: TRIGGER_EVENTS[value].description, action: TRIGGER_EVENTS[value].action }));
 	const offeredOf = (type: ResourceTypeName) => offered.filter((value) => TRIGGER_EVENTS[value].type === type);
 	const [dealEvents, contactEvents] = [offeredOf('deals'), offeredOf('contacts')];
@@ -78,27 +82,28 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 			displayOptions: { show: { '/event': shownFor } },
 		});
 	const statusOptions = optionList(DEAL_STATUSES, true);
+	const toStatus: INodeProperties = {
+		displayName: 'To Status',
+		name: 'toStatuses',
+		type: 'multiOptions',
+		options: statusOptions,
+		default: [],
+		description: 'Fire when a deal moves into one of these statuses. Empty: into any status.',
+		displayOptions: { show: { event: ['dealStatusChanged'] } },
+	};
+	const fromStatus: INodeProperties = {
+		displayName: 'From Status',
+		name: 'fromStatuses',
+		type: 'multiOptions',
+		options: statusOptions,
+		default: [],
+		description: 'Fire only when a deal moves out of one of these statuses. Empty: from any status, including deals not seen before.',
+		displayOptions: { show: { event: ['dealStatusChanged'] } },
+	};
+	// From version 1.1 a new node starts at Settled, what "On deal status changed (e.g. settled)" in
+	// the nodes panel promises (the panel sets only the event); version 1 keeps its empty default.
 	const statuses: INodeProperties[] = offered.includes('dealStatusChanged')
-		? [
-				{
-					displayName: 'To Status',
-					name: 'toStatuses',
-					type: 'multiOptions',
-					options: statusOptions,
-					default: [],
-					description: 'Fire when a deal moves into one of these statuses. Empty: into any status.',
-					displayOptions: { show: { event: ['dealStatusChanged'] } },
-				},
-				{
-					displayName: 'From Status',
-					name: 'fromStatuses',
-					type: 'multiOptions',
-					options: statusOptions,
-					default: [],
-					description: 'Fire only when a deal moves out of one of these statuses. Empty: from any status, including deals not seen before.',
-					displayOptions: { show: { event: ['dealStatusChanged'] } },
-				},
-			]
+		? [...(versioned ? forVersions(toStatus, { v1_1: { default: ['Settled'] } }) : [toStatus]), fromStatus]
 		: [];
 	const filter: INodeProperties =
 		dealEvents.length > 0
@@ -119,6 +124,21 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 					placeholder: "equals(hasMarketingConsent,'true')",
 					description: "Only records matching this expression in the service's syntax start the workflow, e.g. equals(hasMarketingConsent,'true')",
 				};
+	// From version 1.1 a deal item is its summary (trigger/output.ts); version 1 has no such parameter.
+	const simplify: INodeProperties[] =
+		versioned && dealEvents.length > 0
+			? [
+					{
+						displayName: 'Simplify',
+						name: 'simplify',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to return only the fields people look at first (name, status, previous status, amount, lender, key dates), flat, one table row per deal. Off returns every field, nested ones included.',
+						displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+					},
+				]
+			: [];
 	return [
 		{
 			displayName: 'Event',
@@ -130,6 +150,7 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 		},
 		...statuses,
 		filter,
+		...simplify,
 		{
 			displayName: 'Options',
 			name: 'options',

@@ -25,7 +25,10 @@ import { invalidParameter } from '../errors/factory';
 import type { FeedQuery, FeedState } from './changeFeed';
 import { DEFAULT_MAX_RECORDS_PER_POLL, MAX_RECORDS_PER_POLL_CEILING, fingerprint, latestRecord, pollRecordChanges } from './changeFeed';
 import type { TransitionSelection, TransitionState } from './statusTransitions';
-import { MAX_REMEMBERED_DEALS, pollStatusTransitions, transitionItem } from './statusTransitions';
+import { MAX_REMEMBERED_DEALS, pollStatusTransitions, samplePreviousStatus, transitionItem } from './statusTransitions';
+import type { ItemShape } from './output';
+import { sampleItem, triggerItem } from './output';
+import { isVersion1 } from '../operation/versions';
 import { TRIGGER_EVENTS } from './events';
 
 const DEFAULT_SAFETY_WINDOW_SECONDS = 120;
@@ -66,6 +69,14 @@ function maxRecordsPerPoll(context: IPollFunctions, options: IDataObject): numbe
 	return value;
 }
 
+/** How items look at the node's version: version 1's exactly as before; from 1.1 Simplify (on unless set off). */
+function itemShape(context: IPollFunctions): ItemShape {
+	if (isVersion1(context.getNode())) return { version1: true, simplify: false };
+	const simplify = context.getNodeParameter('simplify', true) as unknown;
+	if (typeof simplify !== 'boolean') throw invalidParameter(context.getNode(), 'Simplify', `must be true or false; got ${JSON.stringify(simplify)}`);
+	return { version1: false, simplify };
+}
+
 /** Replaces the node's static data with `state` (keys of another event's state are removed). */
 function store(staticData: IDataObject, state: object): void {
 	for (const key of Object.keys(staticData)) {
@@ -101,6 +112,7 @@ export async function pollTrigger(context: IPollFunctions, offered: readonly str
 			: { to: statusList(context, 'toStatuses', 'To Status'), from: statusList(context, 'fromStatuses', 'From Status') };
 	// State made for other settings (event, filter, statuses) is not reused: a fresh baseline.
 	const settings = fingerprint({ event: eventName, filter: filter ?? '', to: selection?.to ?? [], from: selection?.from ?? [] });
+	const shape = itemShape(context);
 
 	if (context.getMode() === 'manual') {
 		const toFilter =
@@ -109,9 +121,14 @@ export async function pollTrigger(context: IPollFunctions, offered: readonly str
 				: undefined;
 		const [newest] = await latestRecord(context, query, toFilter);
 		if (newest === undefined) return null;
-		// No move was observed, so previousStatus is null; `sample` tells a test event from a real one.
-		const item = statusField === undefined ? newest : transitionItem(newest, null, newest[event.field]);
-		return [context.helpers.returnJsonArray([{ ...item, sample: true }])];
+		// No move was observed: version 1 says previousStatus null; from 1.1 the sample shows the shape
+		// of a move (samplePreviousStatus). `sample` tells a test event from a real one.
+		const previousStatus =
+			statusField === undefined || selection === undefined || shape.version1
+				? null
+				: samplePreviousStatus(context.getWorkflowStaticData('node') as TransitionState, newest, statusField, selection);
+		const item = statusField === undefined ? newest : transitionItem(newest, previousStatus, newest[event.field]);
+		return [context.helpers.returnJsonArray([sampleItem(triggerItem(item, shape), shape)])];
 	}
 
 	const staticData = context.getWorkflowStaticData('node');
@@ -126,7 +143,7 @@ export async function pollTrigger(context: IPollFunctions, offered: readonly str
 	const mine = { startedFrom } as { startedFrom: string; at?: number };
 	lastEmittingPoll.set(nodeKey, mine);
 	try {
-		return await pollFrom(context, { query, statusField, selection, settings, staticData, trigger, emitted: (items) => (items.length > 0 ? ((mine.at = Date.now()), true) : false) });
+		return await pollFrom(context, { shape, query, statusField, selection, settings, staticData, trigger, emitted: (items) => (items.length > 0 ? ((mine.at = Date.now()), true) : false) });
 	} finally {
 		// A poll that emitted nothing (or failed) holds nothing back.
 		if (mine.at === undefined && lastEmittingPoll.get(nodeKey) === mine) lastEmittingPoll.delete(nodeKey);
@@ -136,10 +153,10 @@ export async function pollTrigger(context: IPollFunctions, offered: readonly str
 /** One poll's reading and emitting, from the node's stored state. */
 async function pollFrom(
 	context: IPollFunctions,
-	run: { query: FeedQuery; statusField: string | undefined; selection: TransitionSelection | undefined; settings: string; staticData: IDataObject; trigger: string; emitted: (items: IDataObject[]) => boolean },
+	run: { shape: ItemShape; query: FeedQuery; statusField: string | undefined; selection: TransitionSelection | undefined; settings: string; staticData: IDataObject; trigger: string; emitted: (items: IDataObject[]) => boolean },
 ): Promise<INodeExecutionData[][] | null> {
 	const { query, statusField, selection, settings, staticData, trigger } = run;
-	const emitted = (items: IDataObject[]): INodeExecutionData[][] | null => (run.emitted(items) ? [context.helpers.returnJsonArray(items)] : null);
+	const emitted = (items: IDataObject[]): INodeExecutionData[][] | null => (run.emitted(items) ? [context.helpers.returnJsonArray(items.map((item) => triggerItem(item, run.shape)))] : null);
 	if (selection !== undefined && statusField !== undefined) {
 		const result = await pollStatusTransitions(context, { ...query, statusField }, selection, settings, staticData as TransitionState, Date.now());
 		if (result.forgotten !== 0) {

@@ -43,6 +43,7 @@ import { anyOf, combineFilters, quoteLiteral } from '../input/query';
 import { MAX_PAGE_SIZE, attributeThenIdAfter, paginate } from '../paging/pagination';
 import type { RequestContext } from '../requests/runContext';
 import { flatten } from '../service/jsonapi';
+import { DEAL_STATUSES } from '../service/schema';
 import type { FeedCursor, FeedQuery, Position } from './changeFeed';
 import { iso, nextCursor, readBudget, readChanges, readRecords, readStart, serviceClockOf, timestampOf } from './changeFeed';
 
@@ -276,6 +277,29 @@ export interface TransitionPoll {
 export function transitionItem(item: IDataObject, previousStatus: string | null, statusChangedAt: unknown): IDataObject {
 	const { id, name, ...rest } = item;
 	return { id, ...(name === undefined ? {} : { name }), previousStatus, statusChangedAt: statusChangedAt ?? null, ...rest };
+}
+
+/** The statuses a deal moves through on its way to settlement, in order (the pipeline's first nine). */
+const FORWARD_PATH: readonly string[] = DEAL_STATUSES.slice(0, DEAL_STATUSES.indexOf('Settled') + 1);
+
+/**
+ * The status a test event's deal (Fetch Test Event, version 1.1) shows as `previousStatus`, so the
+ * sample has the shape a real move has. The service keeps no status history, so: the status this
+ * trigger remembers for the deal when it differs from the current one (a move not yet emitted);
+ * else the step before the current one on the way to settlement (Settled after PendingSettlement;
+ * Varied and Repaid after Settled; Withdrawn and Cancelled after InProgress), or, with From Status
+ * set, the last of those statuses before the current one in the pipeline (else the first).
+ */
+export function samplePreviousStatus(state: TransitionState, deal: IDataObject, statusField: string, selection: TransitionSelection): string | null {
+	const current = String(deal[statusField]);
+	const remembered = decode(state.known).get(Number(deal.id));
+	if (remembered !== undefined && remembered !== current && (selection.from.length === 0 || selection.from.includes(remembered))) return remembered;
+	const onPath = FORWARD_PATH.indexOf(current);
+	const step = onPath > 0 ? FORWARD_PATH[onPath - 1] : onPath === 0 ? null : current === 'Varied' || current === 'Repaid' ? 'Settled' : 'InProgress';
+	if (selection.from.length === 0 || (step !== null && selection.from.includes(step))) return step;
+	const order = (status: string) => (DEAL_STATUSES as readonly string[]).indexOf(status);
+	const before = selection.from.filter((status) => status !== current && order(status) < order(current));
+	return before.at(-1) ?? selection.from.find((status) => status !== current) ?? null;
 }
 
 /** One poll of status transitions: a baseline slice, or the moves since the last poll, oldest change first. */

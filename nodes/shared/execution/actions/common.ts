@@ -7,6 +7,9 @@ import { flatten, rawResources } from '../../service/jsonapi';
 import { summarize } from '../../service/summary';
 import { invalidParameter } from '../../errors/factory';
 import { checkValue } from '../../input/values';
+import { toolArgument } from '../../errors/hints';
+import { AGENT_LIMIT_CEILING } from '../../requests/policy';
+import { isToolRun } from '../toolOutput';
 
 export type ActionContext = IExecuteFunctions;
 
@@ -76,6 +79,18 @@ export function recordShape(context: ActionContext, itemIndex: number, fieldsCho
 	return simplify && !fieldsChosen ? 'summary' : 'whole';
 }
 
+/**
+ * Custom Request's record shape. Simplify on: version 1 flattens every record; from version 1.1 a
+ * record of a type with a summary (a deal) is its summary, as the typed operation gives it, and
+ * others are flattened whole. A sparse fieldset (`fields[…]` among the query parameters) wins over
+ * the summary, as Options → Fields does. Off: the service's JSON:API resources.
+ */
+export function customRecordShape(context: ActionContext, itemIndex: number, extra: Array<[string, string]>): RecordShape {
+	if (!(context.getNodeParameter('simplify', itemIndex, true) as boolean)) return 'raw';
+	if (isVersion1(context.getNode()) || extra.some(([name]) => /^fields\[/i.test(name))) return 'whole';
+	return 'summary';
+}
+
 /** Output items of a read, in the shape asked for. */
 export function readOutput(document: Document, shape: RecordShape): IDataObject[] {
 	if (shape === 'raw') return rawResources(document);
@@ -93,5 +108,19 @@ export function collectionLimit(context: ActionContext, itemIndex: number, retur
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
 		throw invalidParameter(context.getNode(), { label: 'Limit', path: ['limit'] }, `must be a whole number of at least 1; got ${JSON.stringify(value)}`, itemIndex);
 	}
+	if (value > AGENT_LIMIT_CEILING && modelFillsLimit(context)) {
+		throw invalidParameter(
+			context.getNode(),
+			{ label: 'Limit', path: ['limit'] },
+			`is ${value}, above the ${AGENT_LIMIT_CEILING} records this tool returns at most. Narrow the filter (e.g. by status, lender or a date range) so that fewer records match, or sort and ask for the first ${AGENT_LIMIT_CEILING}`,
+			itemIndex,
+		);
+	}
 	return value;
+}
+
+/** A version 1.1 tool whose Limit the model fills (`$fromAI`, the tool's default), bounded by AGENT_LIMIT_CEILING. */
+function modelFillsLimit(context: ActionContext): boolean {
+	const node = context.getNode();
+	return isToolRun(context) && !isVersion1(node) && toolArgument(node, ['limit']) !== '';
 }

@@ -10,14 +10,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { CustomRequestSpec } from '../../service/catalogue';
 import type { Document } from '../../service/jsonapi';
-import { flatten, rawResources } from '../../service/jsonapi';
 import { paginate } from '../../paging/pagination';
 import { apiRequest } from '../../requests/transport';
 import type { CustomMethod } from '../../input/customRequest';
 import { METHODS_WITH_BODY, customBody, customMethod, customPath, customQuery } from '../../input/customRequest';
 import { userIdOverride } from '../requestOptions';
 import type { ActionContext, ActionResult } from './common';
-import { collectionLimit } from './common';
+import { collectionLimit, customRecordShape, readOutput } from './common';
 
 /** The checked method and path of an item's request. */
 function target(context: ActionContext, itemIndex: number): { method: CustomMethod; path: string } {
@@ -46,8 +45,7 @@ export async function execute(this: ActionContext, _spec: CustomRequestSpec, ite
 	const extra = customQuery(node, this.getNodeParameter('queryParameters', itemIndex, {}), itemIndex);
 	const body = METHODS_WITH_BODY.includes(method) ? customBody(node, this.getNodeParameter('jsonBody', itemIndex, ''), method, path, itemIndex) : undefined;
 	const limit = method === 'GET' ? collectionLimit(this, itemIndex, false) : undefined;
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const items = (document: Document): IDataObject[] => (simplify ? flatten(document) : rawResources(document));
+	const items = (document: Document): IDataObject[] => readOutput(document, customRecordShape(this, itemIndex, extra));
 	const userId = userIdOverride(this, itemIndex);
 
 	const response = await apiRequest.call(this, { method, path, query: { extra }, body, itemIndex, userId });

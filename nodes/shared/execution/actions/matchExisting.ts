@@ -117,10 +117,21 @@ export async function lookFirst(
 		const details = { label: RESOURCE_TYPES[operation.type].label, match: operation.ifAlreadyExists?.words ?? '', id: String(oldest.id), count: matches.length, atLeast: matches.length >= MAX_PAGE_SIZE, path: operation.path };
 		throw apiError(this.getNode(), 'alreadyExists', details, { itemIndex });
 	}
-	return { ...oldest, [OUTCOME_FIELD]: 'found', [MATCH_COUNT_FIELD]: matches.length };
+	return withOutcome(oldest, 'found', matches.length);
 }
 
-/** A record created by a create that looked first, marked for an IF node. */
+/** A record created by a create that looked first (nothing matched), marked for an IF node. */
 export function createdOutcome(record: IDataObject): IDataObject {
-	return { ...record, [OUTCOME_FIELD]: 'created' };
+	return withOutcome(record, 'created', 0);
+}
+
+/**
+ * The one place an item of a create that looked first gets its marks: `outcome` (created / found)
+ * and `matchCount` as its first two columns, so runs that created and runs that found tell apart at
+ * a glance in Table view (and an IF node reads them).
+ */
+function withOutcome(record: IDataObject, outcome: 'created' | 'found', matchCount: number): IDataObject {
+	const item: IDataObject = { [OUTCOME_FIELD]: outcome, [MATCH_COUNT_FIELD]: matchCount };
+	for (const [key, value] of Object.entries(record)) if (!(key in item)) item[key] = value;
+	return item;
 }
