@@ -114,6 +114,34 @@ function densityOf(records: number, span: number): number {
 	return Number.isFinite(span) ? records / Math.max(1, span) : 0;
 }
 
+/** The first page as the plan sees it. */
+export interface FirstPage {
+	/** Its records' keys in the order of the page; undefined when an id is not a whole number. */
+	keys: readonly number[] | undefined;
+	count: number;
+	/** The service says there is more (`links.next`). */
+	hasMore: boolean;
+}
+
+/** The size of the first page: as page-after-page reading asks for it (the Limit, if below a page). */
+export function firstPageSize(limit: number | undefined, pageSize: number): number {
+	return Math.min(limit ?? pageSize, pageSize);
+}
+
+/**
+ * What follows the first page: nothing (it was short, or it filled the Limit), page-after-page
+ * reading (its ids are not ascending whole numbers, so they cannot be split into ranges), or the
+ * plan of the rest.
+ */
+export type AfterFirstPage<P> = { next: 'done' } | { next: 'pageAfterPage' } | { next: 'plan'; plan: KeyPlan<P> };
+
+export function afterFirstPage<P>(first: FirstPage, read: { parallel: number; pageSize: number; limit: number | undefined; delivered: number }): AfterFirstPage<P> {
+	const { limit, pageSize } = read;
+	if ((limit !== undefined && read.delivered >= limit) || first.count < firstPageSize(limit, pageSize) || !first.hasMore) return { next: 'done' };
+	if (first.keys === undefined || !ascendingAbove(first.keys, -Infinity)) return { next: 'pageAfterPage' };
+	return { next: 'plan', plan: startPlan<P>({ firstKeys: first.keys, parallel: read.parallel, pageSize, limit, delivered: read.delivered }) };
+}
+
 export interface PlanInput {
 	/** The first page's keys (ascending, whole numbers), a full page. */
 	firstKeys: readonly number[];
@@ -395,6 +423,21 @@ function splitAffordable<P>(plan: KeyPlan<P>, parts: Part[]): boolean {
 	const gaps = plan.known.length - 1;
 	const allowed = 1 + Math.max(Math.ceil(plan.parallel / 2), (MAX_WASTE_SHARE * records) / plan.pageSize);
 	return Math.floor(plan.wasted) + gaps + 1 <= allowed;
+}
+
+/**
+ * What to send now: a request for each free slot (`parallel` less the requests on their way) that
+ * the plan finds worth asking, each registered as on its way. The driver calls it after the first
+ * page and after every answer; the round-trip simulator of the tests does the same.
+ */
+export function requestsToSend<P>(plan: KeyPlan<P>): KeyRequest[] {
+	const requests: KeyRequest[] = [];
+	while (plan.inFlight.length < plan.parallel) {
+		const request = nextRequest(plan);
+		if (request === undefined) break;
+		requests.push(request);
+	}
+	return requests;
 }
 
 /**

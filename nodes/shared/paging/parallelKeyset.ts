@@ -4,12 +4,12 @@
  * a `KeyPageSource` for pages by keys, and pagination.ts turns those into requests.
  *
  * 1. The first page, exactly as page-after-page reading asks for it. A short page ends the read.
- * 2. Then each of `parallel` workers asks the plan for its next request (`nextRequest`), sends it,
- *    and takes the answer in (`takeAnswer`): without a Limit the last page comes first (the
- *    highest keys: data, and it bounds the key space), then the gap between is read from both of
- *    its edges and split where it still holds the most records; with a Limit, from below, the keys
- *    up to an estimate of where it is reached (and beyond it, only if needed, one page and a new
- *    estimate).
+ * 2. Then, after the first page and after every answer (`takeAnswer`), the plan says what to send
+ *    in the slots that are free (`requestsToSend`, up to `parallel` in flight): without a Limit
+ *    the last page comes first (the highest keys: data, and it bounds the key space), then the gap
+ *    between is read from both of its edges and split where it still holds the most records; with
+ *    a Limit, from below, the keys up to an estimate of where it is reached (and beyond it, only if
+ *    needed, one page and a new estimate).
  * 3. Records are emitted strictly in key order (`nextChunk`); with a Limit nothing is asked above
  *    the point where the records known below already fill it.
  *
@@ -18,9 +18,8 @@
  * others are created or deleted meanwhile: every answer covers a stretch of keys completely, and
  * each key is taken from the first answer that covers it.
  */
-import { inParallel, Signal } from '../requests/parallel';
 import type { Chunk, Direction, KeyRequest } from './keyRanges';
-import { ascendingAbove, complete, nextChunk, nextRequest, startPlan, takeAnswer } from './keyRanges';
+import { afterFirstPage, complete, firstPageSize, nextChunk, requestsToSend, takeAnswer } from './keyRanges';
 
 /** A page as the read sees it: how many records, their keys, and whether the service has more. */
 export interface KeyedPage {
@@ -74,60 +73,61 @@ export async function readKeyRanges<P extends KeyedPage>(read: KeyRangeRead<P>):
 	};
 
 	// 1. The first page.
-	const firstSize = Math.min(limit ?? pageSize, pageSize);
-	const first = await source.first(firstSize);
+	const first = await source.first(firstPageSize(limit, pageSize));
 	await deliver({ page: first, start: 0, end: first.count });
-	if (finished || first.count < firstSize || !first.hasMore) return delivered;
-	const firstKeys = first.keys;
-	if (firstKeys === undefined || !ascendingAbove(firstKeys, -Infinity)) return await read.handOver(first, delivered);
+	const next = afterFirstPage<P>(first, { parallel: read.parallel, pageSize, limit, delivered });
+	if (next.next === 'done') return delivered;
+	if (next.next === 'pageAfterPage') return await read.handOver(first, delivered);
 
-	// 2. The rest, planned.
-	const plan = startPlan<P>({ firstKeys, parallel: read.parallel, pageSize, limit, delivered });
-
+	// 2. The rest, planned: after the first page and after every answer, a request for each free
+	// slot that the plan finds worth asking (requestsToSend), the new requests sent before the
+	// answer's records are emitted, so that emitting never holds up a round trip.
+	const { plan } = next;
+	let failure: { error: unknown } | undefined;
 	let emitting: Promise<void> = Promise.resolve();
 	/** 3. Emits every chunk that nothing before it is still missing, in order. */
-	const emit = (): Promise<void> => {
+	const emit = (): void => {
 		emitting = emitting.then(async () => {
-			for (let chunk = finished ? undefined : nextChunk(plan); chunk !== undefined; chunk = finished ? undefined : nextChunk(plan)) {
-				await deliver(chunk);
+			try {
+				for (let chunk = finished || failure ? undefined : nextChunk(plan); chunk !== undefined; chunk = finished || failure ? undefined : nextChunk(plan)) {
+					await deliver(chunk);
+				}
+			} catch (error) {
+				failure ??= { error };
 			}
 		});
-		return emitting;
 	};
 
+	let outstanding = 0;
+	let settled = (): void => undefined;
+	const allAnswered = new Promise<void>((resolve) => (settled = resolve));
+	const sendWhatIsDue = (): void => {
+		if (!finished && failure === undefined && !complete(plan)) {
+			const requests = requestsToSend(plan);
+			outstanding += requests.length;
+			for (const request of requests) void ask(request);
+		}
+		// Nothing on its way and nothing worth asking: the read is complete (or stopped).
+		if (outstanding === 0) settled();
+	};
 	const ask = async (request: KeyRequest): Promise<void> => {
-		if (plan.sent > read.maxPages) throw read.outOfOrder();
-		const page = await source.between(request.from, request.to, request.direction);
-		if (!takeAnswer(plan, request, { page, keys: page.keys, hasMore: page.hasMore })) throw read.outOfOrder();
-		await emit();
-	};
-
-	// A worker with nothing to ask waits for the next answer (which may open a gap or make one
-	// worth splitting) while any request is on its way.
-	const answered = new Signal();
-	let failure: { error: unknown } | undefined;
-	await inParallel(read.parallel, async () => {
 		try {
-			for (;;) {
-				if (finished || failure || complete(plan)) return;
-				const request = nextRequest(plan);
-				if (request === undefined) {
-					if (plan.inFlight.length === 0) return;
-					await answered.wait();
-					continue;
-				}
-				try {
-					await ask(request);
-				} finally {
-					answered.notify();
-				}
-			}
+			if (plan.sent > read.maxPages) throw read.outOfOrder();
+			const page = await source.between(request.from, request.to, request.direction);
+			if (!takeAnswer(plan, request, { page, keys: page.keys, hasMore: page.hasMore })) throw read.outOfOrder();
 		} catch (error) {
 			failure ??= { error };
-			answered.notify();
 		}
-	});
+		outstanding -= 1;
+		sendWhatIsDue();
+		emit();
+	};
+
+	sendWhatIsDue();
+	// A failure sends nothing more, and the read ends once the requests on their way are answered.
+	await allAnswered;
+	emit();
+	await emitting;
 	if (failure) throw failure.error;
-	await emit();
 	return delivered;
 }
