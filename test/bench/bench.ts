@@ -630,6 +630,19 @@ function latencyRows(r: LatencyResult): Row[] {
 		),
 	];
 	const median = (samples: LatencySample[], pick: (sample: LatencySample) => number) => summarize(samples.map(pick)).median;
+	/**
+	 * Rounds next to seconds: the round trips the read waited for one after the other (from the
+	 * sandbox's request log, sandbox-process.ts `roundTrips`), which the machine's load cannot
+	 * change, against the floor ⌈pages ÷ P⌉ and the bound 1.25 × (floor + 2) of issue #33.
+	 */
+	const withRounds = (result: Row, samples: LatencySample[]): Row => ({ ...result, median: `${result.median}, ${same(samples.map((s) => s.rounds ?? NaN))} rounds` });
+	const roundsNote = (samples: LatencySample[], pages: number, p: number) => {
+		const floorRounds = Math.ceil(pages / p);
+		const rounds = median(samples, (s) => s.rounds ?? NaN);
+		const bound = 1.25 * (floorRounds + 2);
+		const waited = seconds(rounds * LATENCY_MS);
+		return `${same(samples.map((s) => s.rounds ?? NaN))} round trips (${waited} of waiting at ${LATENCY_MS} ms), ÷ floor (${floorRounds} rounds) = ${ratio(rounds / floorRounds)}${p > 1 ? `, bound 1.25 × (${floorRounds} + 2) = ${num(bound, 2)} rounds: ${rounds <= bound ? 'met' : 'NOT met'}` : ''}`;
+	};
 	const integrity = (samples: LatencySample[]) =>
 		`${same(samples.map((s) => s.lost))} lost, ${same(samples.map((s) => s.duplicated))} duplicated, ${same(samples.map((s) => s.token))} token requests`;
 	for (const { deals, sequential, parallel, httpRequest } of r.returnAll) {
@@ -641,7 +654,7 @@ function latencyRows(r: LatencyResult): Row[] {
 		const seqTokens = median(sequential, (s) => s.spent);
 		const describe = (samples: LatencySample[], p: number) =>
 			`${same(samples.map((s) => s.api))} requests, ${same(samples.map((s) => s.spent))} rate-limit tokens, peak RSS ${megabytes(median(samples, (s) => s.maxRss ?? NaN))}, CPU of the engine process ${seconds(median(samples, (s) => s.selfCpuMs))}; ÷ floor (${seconds(floor(p))}) = ${ratio(median(samples, (s) => s.ms) / floor(p))}; ${integrity(samples)}`;
-		rows.push(row(`Return All ${n} deals: node, one page at a time`, summarize(sequential.map((s) => s.ms)), seconds, describe(sequential, 1)));
+		rows.push(withRounds(row(`Return All ${n} deals: node, one page at a time`, summarize(sequential.map((s) => s.ms)), seconds, `${roundsNote(sequential, pages, 1)}; ${describe(sequential, 1)}`), sequential));
 		const parTokens = median(parallel, (s) => s.spent);
 		let note = `${describe(parallel, LATENCY_PARALLEL)}; ÷ one page at a time = ${ratio(parMs / seqMs)}; tokens ÷ one page at a time = ${ratio(parTokens / seqTokens)}`;
 		if (httpRequest.length > 0) {
@@ -652,8 +665,8 @@ function latencyRows(r: LatencyResult): Row[] {
 				note += `; targets (≤ 0.35× both, same tokens, ≤ 1.3× floor): ${met ? 'met' : 'NOT met'}`;
 			}
 		}
-		rows.push(row(`Return All ${n} deals: node, ${LATENCY_PARALLEL} id ranges in parallel`, summarize(parallel.map((s) => s.ms)), seconds, note));
-		if (httpRequest.length > 0) rows.push(row(`Return All ${n} deals: n8n HTTP Request node, links.next`, summarize(httpRequest.map((s) => s.ms)), seconds, describe(httpRequest, 1)));
+		rows.push(withRounds(row(`Return All ${n} deals: node, ${LATENCY_PARALLEL} id ranges in parallel`, summarize(parallel.map((s) => s.ms)), seconds, `${roundsNote(parallel, pages, LATENCY_PARALLEL)}; ${note}`), parallel));
+		if (httpRequest.length > 0) rows.push(withRounds(row(`Return All ${n} deals: n8n HTTP Request node, links.next`, summarize(httpRequest.map((s) => s.ms)), seconds, describe(httpRequest, 1)), httpRequest));
 		else rows.push(textRow(`Return All ${n} deals: n8n HTTP Request node`, 'not measured', httpRequestNodeInfo().reason ?? 'not run'));
 	}
 	for (const { layout, deals, sequential, parallel } of r.layouts) {
@@ -667,11 +680,14 @@ function latencyRows(r: LatencyResult): Row[] {
 		const requestRatio = requests / pages;
 		const met = timeRatio <= LAYOUT_TIME_TARGET && Math.abs(requestRatio - 1) <= LAYOUT_REQUESTS_TOLERANCE;
 		rows.push(
-			row(
-				`Return All ${num(deals)} deals, ids ${ID_LAYOUT_DESCRIPTIONS[layout]}: ${LATENCY_PARALLEL} ranges in parallel`,
-				summarize(parallel.map((s) => s.ms)),
-				seconds,
-				`÷ one page at a time (${seconds(seqMs)}) = ${ratio(timeRatio)}; ÷ floor (${seconds(floor)}) = ${ratio(parMs / floor)}; ${same(parallel.map((s) => s.api))} requests vs ${same(sequential.map((s) => s.api))} one page at a time (${ratio(requestRatio)}), ${same(parallel.map((s) => s.spent))} vs ${same(sequential.map((s) => s.spent))} rate-limit tokens; CPU of the engine process ${seconds(median(parallel, (s) => s.selfCpuMs))}; ${integrity(parallel)}; targets (≤ ${num(LAYOUT_TIME_TARGET, 1)}× the time, requests within ±${num(LAYOUT_REQUESTS_TOLERANCE * 100)} %): ${met ? 'met' : 'NOT met'}`,
+			withRounds(
+				row(
+					`Return All ${num(deals)} deals, ids ${ID_LAYOUT_DESCRIPTIONS[layout]}: ${LATENCY_PARALLEL} ranges in parallel`,
+					summarize(parallel.map((s) => s.ms)),
+					seconds,
+					`${roundsNote(parallel, pages, LATENCY_PARALLEL)} (one page at a time: ${same(sequential.map((s) => s.rounds ?? NaN))}); ÷ one page at a time (${seconds(seqMs)}) = ${ratio(timeRatio)}; ÷ floor (${seconds(floor)}) = ${ratio(parMs / floor)}; ${same(parallel.map((s) => s.api))} requests vs ${same(sequential.map((s) => s.api))} one page at a time (${ratio(requestRatio)}), ${same(parallel.map((s) => s.spent))} vs ${same(sequential.map((s) => s.spent))} rate-limit tokens; CPU of the engine process ${seconds(median(parallel, (s) => s.selfCpuMs))}; ${integrity(parallel)}; targets (≤ ${num(LAYOUT_TIME_TARGET, 1)}× the time, requests within ±${num(LAYOUT_REQUESTS_TOLERANCE * 100)} %): ${met ? 'met' : 'NOT met'}`,
+				),
+				parallel,
 			),
 		);
 	}

@@ -16,6 +16,8 @@ export interface RunSample {
 	/** CPU ms used by everything else on the machine during the run (see measure.ts). */
 	otherCpuMs?: number;
 	statuses: Record<string, number>;
+	/** Round trips one after the other (sandbox-process.ts `roundTrips`): the latency steps the run waited for. */
+	rounds?: number;
 	/** Memory (bytes): peaks during the measured run, and the level it started from. */
 	peakRss?: number;
 	peakHeap?: number;
@@ -41,5 +43,6 @@ export function sampleFrom(window: RunWindow, records: number): RunSample {
 		selfCpuMs: window.selfCpuMs,
 		otherCpuMs: window.otherCpuMs,
 		statuses: stats.statuses,
+		rounds: stats.rounds,
 	};
 }

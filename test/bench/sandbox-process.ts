@@ -22,7 +22,7 @@ import http from 'http';
 import type { AddressInfo } from 'net';
 
 import { idLayout, startSandbox } from '../../sandbox';
-import type { IdLayout, Sandbox } from '../../sandbox';
+import type { IdLayout, LoggedRequest, Sandbox } from '../../sandbox';
 
 export interface SandboxInfo {
 	baseUrl: string;
@@ -46,6 +46,29 @@ export interface SandboxStats {
 	pageNumberRequests: number;
 	/** CPU time (user + system) the sandbox process used since the last /reset. */
 	cpuMs: number;
+	/** Round trips since the last /reset, from the request log (`roundTrips`). */
+	rounds: number;
+}
+
+/**
+ * How many round trips one after the other the logged requests took: a request is one round after
+ * the latest round of the requests that had been answered when it arrived (the sandbox's own count
+ * of what was in flight, `inFlightAtArrival`, not timings), so a read that keeps P requests in
+ * flight over N pages shows ⌈N ÷ P⌉, and the client's own CPU time between answers adds nothing.
+ * It is the number of latency steps the read waited for, whatever the machine's load.
+ */
+export function roundTrips(requests: readonly LoggedRequest[]): number {
+	const ordered = [...requests].sort((a, b) => a.seq - b.seq);
+	const roundOf: number[] = [];
+	let rounds = 0;
+	ordered.forEach((request, index) => {
+		const inFlight = new Set(request.inFlightAtArrival);
+		let before = 0;
+		for (let earlier = 0; earlier < index; earlier++) if (!inFlight.has(ordered[earlier].seq)) before = Math.max(before, roundOf[earlier]);
+		roundOf.push(before + 1);
+		rounds = Math.max(rounds, before + 1);
+	});
+	return rounds;
 }
 
 function arg(name: string): string | undefined {
@@ -73,6 +96,7 @@ function stats(sandbox: Sandbox, cpuStart: NodeJS.CpuUsage): SandboxStats {
 		routes,
 		pageNumberRequests,
 		cpuMs: (cpu.user + cpu.system) / 1000,
+		rounds: roundTrips([...api, ...sandbox.tokenRequests()]),
 	};
 }
 
