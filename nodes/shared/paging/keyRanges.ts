@@ -28,8 +28,10 @@
  *   measured by the pages around it, not on the guess of the one before.
  * So a read of a few thousand records or more sends at most about 10 % more requests than page
  * after page, and, as every worker reads from the third round on, needs a few rounds of requests
- * more than ⌈pages ÷ parallel⌉ (test/unit/keyRanges.test.ts: Return All of 5,050 records over six
- * id layouts at 4 at once: 51–56 requests in 15–18 rounds, where page after page sends 51 in 51).
+ * more than ⌈pages ÷ parallel⌉: test/unit/roundTrips.test.ts holds it to 1.25 × (⌈pages ÷
+ * parallel⌉ + 2) rounds and 1.1 × pages requests on 15 id layouts at 4 and 8 at once, driving
+ * these functions as the driver does (5,050 records at 4: 51–56 requests in 15–18 rounds, where
+ * page after page sends 51 in 51), and states where that is not met (ids in bursts, at 8 at once).
  *
  * The pieces, in the order a read uses them:
  * - `startPlan`: the plan after the first page (with a Limit, a bound estimated from its density);
