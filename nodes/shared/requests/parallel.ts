@@ -1,8 +1,8 @@
 /**
  * The concurrency primitives the package is built from, and nothing else: no n8n context, no
  * parameters, no per-run state (that is runContext.ts). The router runs input items with
- * `forEachIndex`, the parallel keyset read runs its workers with `inParallel` and wakes them with a
- * `Signal`, and a run's request bound is a `Slots`.
+ * `forEachIndex` (loops of `inParallel`), and a run's request bound is a `Slots`. (The parallel
+ * keyset read no longer uses `Signal`: it sends what its plan asks for after every answer.)
  */
 
 /**
