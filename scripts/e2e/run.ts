@@ -441,6 +441,10 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		}
 	} catch (error) {
 		keep = true;
+		// What n8n said last, and whether it was still running: a REST call that failed is most
+		// often n8n gone (a crash is named by its signal).
+		const server = n8n.serverProcess;
+		if (server !== undefined) console.error(`\nn8n start: ${server.exitCode === null && server.signalCode === null ? 'still running' : `exited (${server.signalCode ?? server.exitCode})`}; its last output:\n${tail(n8n.serverOutput, 40)}`);
 		await n8n.stop().catch(() => undefined);
 		throw error;
 	} finally {
