@@ -52,6 +52,11 @@ export type Gender = (typeof GENDER)[number];
 export const CONTACT_ROLE = ['Adult', 'Child', 'Other'] as const;
 export type ContactRole = (typeof CONTACT_ROLE)[number];
 export const CONTACT_ACCESS_TYPE = ['Other', 'LoanParty'] as const;
+/** Lead enums, from the service's public API description (swagger `Title`, `ClientAddressType`, `ExistingContactCheck`). */
+export const TITLE = ['Mr', 'Mrs', 'Ms', 'Miss', 'Master', 'Dr'] as const;
+export const CLIENT_ADDRESS_TYPE = ['Current', 'Postal', 'PostSettlement', 'Previous', 'Other'] as const;
+export const EXISTING_CONTACT_CHECK = ['Email', 'EmailMobile', 'EmailName', 'EmailMobileName', 'EmailDateOfBirth', 'EmailDateOfBirthName'] as const;
+export type ExistingContactCheck = (typeof EXISTING_CONTACT_CHECK)[number];
 export type ContactAccessType = (typeof CONTACT_ACCESS_TYPE)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -139,6 +144,51 @@ const contactAttrs: Record<string, AttrDef> = {
 	updated: ts(),
 };
 
+/** The write-only attributes of a lead (swagger `LeadAttributes`). */
+function leadAttrs(): Record<string, AttrDef> {
+	const w = { create: true, hidden: true } as const;
+	return {
+		title: en(TITLE, 'Title', { ...w, nullable: false }),
+		firstName: str(w),
+		preferredName: str(w),
+		lastName: str(w),
+		email: str(w),
+		mobile: str(w),
+		dateOfBirth: date(w),
+		contactMatchExisting: en(EXISTING_CONTACT_CHECK, 'ExistingContactCheck', { ...w, nullable: false }),
+		gender: en(GENDER, 'Gender', { ...w, nullable: false }),
+		maritalStatus: en(MARITAL_STATUS, 'MaritalStatus', { ...w, nullable: false }),
+		hasMarketingConsent: bool(w),
+		isGuarantor: bool(w),
+		isDependant: bool(w),
+		isPrimary: bool(w),
+		streetAddress: str(w),
+		suburb: str(w),
+		state: str(w),
+		postCode: str(w),
+		country: str(w),
+		addressType: en(CLIENT_ADDRESS_TYPE, 'ClientAddressType', { ...w, nullable: false }),
+		formattedAddress: str({ ...w, max: 500 }),
+		dealName: str(w),
+		noteTitle: str(w),
+		noteDetails: str(w),
+		utmSource: str(w),
+		utmMedium: str(w),
+		utmCampaign: str(w),
+		utmTerm: str(w),
+		utmContent: str(w),
+		sourceSystemUrl: str(w),
+		sourceId: int(w),
+		sourceCategoryId: int(w),
+		sourceReferrerId: str(w),
+		sourceAdditionalDetails: str({ ...w, max: 255 }),
+		externalReference: str({ ...w, max: 255 }),
+		externalIntegration: str({ ...w, max: 100 }),
+		externalIntegrationAllowCreate: bool({ ...w, nullable: false }),
+		sendNotification: bool({ ...w, nullable: false }),
+	};
+}
+
 export const TYPES: Record<string, TypeDef> = {
 	deals: {
 		name: 'deals',
@@ -175,6 +225,10 @@ export const TYPES: Record<string, TypeDef> = {
 		attrs: {
 			customStatusName: str(),
 			dealStatus: en(SYSTEM_STATUS, 'SystemStatus'),
+			// POST /leads, from the service's public API description (swagger `LeadAttributes`, not the
+			// seed): every attribute below is write-only. Lengths only where the swagger states them;
+			// enums without `nullable` there are not nullable.
+			...leadAttrs(),
 		},
 		rels: {},
 	},
@@ -558,11 +612,13 @@ export const ENDPOINTS: readonly EndpointDef[] = [
  * Endpoints outside the 20 operations, served so the README's Custom API Call / Custom Request
  * examples can be proven here. They come from the service's public API description (swagger of
  * `loanmarket/mycrm-api-sample`, `MyCrmSampleClient/swagger.json`: `Integrations_Get`,
- * `DealNote_Post`), not from the seed, and behave like the endpoints of the same kind.
+ * `DealNote_Post`, `Lead_Post`), not from the seed, and behave like the endpoints of the same kind.
  */
 export const PUBLIC_DESCRIPTION_ENDPOINTS: readonly EndpointDef[] = [
 	ep('GET', '/integrations', 'collection', 'integrations', 'search'),
 	ep('POST', '/deal-notes', 'create', 'deal-notes', 'create'),
+	// `Lead_Post`: scope api.leads (the Leads Postman collection) or api.leads.create (Samples.cs).
+	ep('POST', '/leads', 'create', 'leads', 'create'),
 ];
 
 /** Every endpoint the sandbox serves. */

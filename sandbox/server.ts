@@ -25,6 +25,7 @@ import { DocumentRenderer, JSONAPI_MEMBER, Json, pageLink } from './serialize';
 import { Rec, lowerBound, upperBound } from './store';
 import type { Fault, FaultMatch, LatencyConfig, LoggedRequest, RateLimitConfig, Sandbox, SandboxOptions } from './types';
 import { readDocument } from './validate';
+import { createLead } from './leads';
 
 interface Client {
 	secret: string;
@@ -1139,6 +1140,7 @@ export class SandboxServer {
 			store.insert(type, rec);
 			return this.created(ctx, type, rec);
 		}
+		if (type === 'leads') return this.created(ctx, type, createLead(this.state, doc.attributes, adviserId));
 		throw apiError(404, 'The requested endpoint does not exist.');
 	}
 

@@ -18,10 +18,11 @@ describe('sandbox: endpoints from the public API description', () => {
 	afterAll(() => sb.close());
 	beforeEach(() => sb.data.reset());
 
-	it('lists exactly GET /integrations and POST /deal-notes, each with its scope', () => {
+	it('lists exactly GET /integrations, POST /deal-notes and POST /leads, each with its scope', () => {
 		expect(PUBLIC_DESCRIPTION_ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.scope}`)).toEqual([
 			'GET /integrations api.integrations.search',
 			'POST /deal-notes api.deal-notes.create',
+			'POST /leads api.leads.create',
 		]);
 	});
 
