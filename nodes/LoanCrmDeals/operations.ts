@@ -141,6 +141,20 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		ids: { dealId: 'The deal whose notes to get' },
 	},
 	{
+		// From the service's public API description (POST /jsonapi/deal-notes), not the seed.
+		resource: 'dealNote',
+		operation: 'create',
+		name: 'Create',
+		action: 'Create a deal note',
+		description:
+			"Write a note on a deal (a call, an e-mail, a form's message), recorded as written by the adviser of the User ID (from the service's public API description, not the seed)",
+		shape: 'create',
+		path: '/deal-notes',
+		type: 'deal-notes',
+		required: ['deal'],
+		featured: ['title', 'detail'],
+	},
+	{
 		resource: 'dealNote',
 		operation: 'update',
 		name: 'Update',
@@ -150,6 +164,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		path: '/deal-notes/{dealNoteId}',
 		type: 'deal-notes',
 		ids: { dealNoteId: 'ID of the deal note to update' },
+		// A note stays on its deal: the deal is set only when the note is created.
+		optional: ['title', 'detail'],
 	},
 	{
 		resource: 'dealNote',

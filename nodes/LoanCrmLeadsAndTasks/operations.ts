@@ -27,6 +27,29 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		ids: { leadId: 'The lead to get; its ID is the ID of the deal it became' },
 	},
 	{
+		// From the service's public API description (POST /jsonapi/leads, scope api.leads), not the seed.
+		resource: 'lead',
+		operation: 'create',
+		name: 'Create',
+		action: 'Create a lead',
+		description:
+			"Send a new enquiry (web form, lead ad, referral) to Loan CRM, which takes the matching contact or creates one and opens a deal in New Leads allocated to the adviser of the User ID; the lead's ID is that deal's ID (from the service's public API description, not the seed)",
+		shape: 'create',
+		path: '/leads',
+		type: 'leads',
+		featured: ['firstName', 'lastName', 'email', 'mobile', 'contactMatchExisting', 'externalReference', 'externalIntegration'],
+		// A form sent twice: the deal external reference the lead created, found as the Leads Postman flow finds it.
+		matchExistingBy: ['externalReference', 'externalIntegration'],
+		matchLookup: {
+			path: '/deal-external-references',
+			type: 'deal-external-references',
+			filterBy: { externalReference: 'externalReference', externalIntegration: 'integration.name' },
+			record: 'deal',
+		},
+		idAlias: 'dealId',
+		agentFields: ['firstName', 'lastName', 'email', 'mobile', 'title', 'preferredName', 'dateOfBirth', 'hasMarketingConsent', 'noteTitle', 'noteDetails'],
+	},
+	{
 		resource: 'task',
 		operation: 'update',
 		name: 'Update',

@@ -206,8 +206,12 @@ describe('defaults are explicit and send nothing nobody chose', () => {
 			'loanCrmContacts role',
 			'loanCrmDeals loanStructureType',
 			'loanCrmDeals repaymentFrequency',
+			'loanCrmLeadsAndTasks addressType',
+			'loanCrmLeadsAndTasks gender',
+			'loanCrmLeadsAndTasks maritalStatus',
 			'loanCrmLeadsAndTasks priority',
 			'loanCrmLeadsAndTasks progress',
+			'loanCrmLeadsAndTasks title',
 		]);
 	});
 
@@ -316,14 +320,14 @@ describe('nodes panel and documentation', () => {
 				expect({ name, action: spec.action, found: panelEntries(name).some((entry) => findable(spec.action, entry)) }).toEqual({ name, action: spec.action, found: true });
 			}
 		}
-		expect(checked).toBe(25);
+		expect(checked).toBe(27);
 	});
 
 	it('common phrasings find the right node, and only ours that fit', () => {
 		const phrasings: Record<string, string[]> = {
 			loanCrmDeals: ['get deals', 'list deals', 'search deals', 'find deal', 'get deal', 'delete note', 'deal settled', 'deal status changed', 'new deal'],
 			loanCrmContacts: ['create contact', 'new contact', 'add contact', 'find contact', 'get many contacts'],
-			loanCrmLeadsAndTasks: ['update task', 'complete task', 'get lead'],
+			loanCrmLeadsAndTasks: ['update task', 'complete task', 'get lead', 'create lead', 'lead capture'],
 			loanCrmOrganisationsAndAssets: ['organisation address', 'organization address', 'asset address'],
 		};
 		for (const [name, typed] of Object.entries(phrasings)) {

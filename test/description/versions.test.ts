@@ -73,7 +73,7 @@ describe('version 1.1: new nodes', () => {
 					wired += expected.length;
 				}
 			}
-			expect(wired).toBe(94); // 92 + If_Already_Exists on the two creates that can match an existing record
+			expect(wired).toBe(108); // 92 + If_Already_Exists on the three creates that can match an existing record + Lead → Create's 10 agentFields + Deal Note → Create's 3
 		},
 	);
 
@@ -110,7 +110,7 @@ describe('names a new node gets', () => {
 					checked += 1;
 				}
 			}
-			expect(checked).toBe(25);
+			expect(checked).toBe(27);
 		},
 	);
 });

@@ -308,8 +308,10 @@ function customRequestEntry(): INodeProperties[] {
 
 function writeProperties(spec: Operation): INodeProperties[] {
 	const properties: INodeProperties[] = spec.fields.filter((field) => field.required).map((field) => ({ ...writeFieldProperty(field), required: true, displayOptions: showFor(spec) }));
+	// Featured optional fields: a parameter each, not required (left empty, nothing is sent).
+	properties.push(...spec.fields.filter((field) => field.featured).map((field) => ({ ...writeFieldProperty(field), displayOptions: showFor(spec) })));
 	if (spec.ifAlreadyExists !== undefined) properties.push(ifExistsProperty(spec, spec.ifAlreadyExists));
-	const optional = spec.fields.filter((field) => !field.required);
+	const optional = spec.fields.filter((field) => !field.required && !field.featured);
 	if (spec.collection !== undefined && optional.length > 0) {
 		const isCreate = spec.shape === 'create';
 		properties.push({

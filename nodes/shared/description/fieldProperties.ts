@@ -21,8 +21,10 @@ export function byDisplayName<T extends { displayName: string }>(list: T[]): T[]
 }
 
 /** An enum's dropdown entries: in the table's order when that order means something, else alphabetical. */
-export function optionList(values: readonly string[], ordered = false): INodePropertyOptions[] {
-	return valuesInListOrder(values, ordered).map((value) => ({ name: displayNameOf(value), value }));
+export function optionList(values: readonly string[], ordered = false, descriptions?: Readonly<Record<string, string>>): INodePropertyOptions[] {
+	return valuesInListOrder(values, ordered).map((value) =>
+		descriptions?.[value] === undefined ? { name: displayNameOf(value), value } : { name: displayNameOf(value), value, description: descriptions[value] },
+	);
 }
 
 /** An attribute's parameter, labelled as its operation resolved it. */
@@ -42,7 +44,8 @@ function attributeProperty(name: string, label: string, spec: AttributeSpec): IN
 		case 'enum':
 			// No preselected value: adding the field must not send a value nobody chose. Left empty,
 			// nothing is sent for it.
-			return { ...base, type: 'options', options: optionList(spec.values ?? [], spec.ordered), default: '' };
+			// Unless the service applies a value anyway (`default`): then that one, said plainly.
+			return { ...base, type: 'options', options: optionList(spec.values ?? [], spec.ordered, spec.valueDescriptions), default: spec.default ?? '' };
 		default:
 			return spec.long
 				? { ...base, type: 'string', default: '', typeOptions: { rows: 4 } }

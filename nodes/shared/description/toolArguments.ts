@@ -169,7 +169,9 @@ export function toolArguments(spec: Operation): ToolArgument[] {
 							),
 						]
 					: [];
-			return [...ids, ...spec.fields.map((field) => writeArgument(spec, field)), ...ifExists];
+			// What the model fills; the rest stays the workflow author's (the row's `agentFields`).
+			const forAgent = spec.fields.filter((field) => spec.agentFields === undefined || spec.agentFields.includes(field.name));
+			return [...ids, ...forAgent.map((field) => writeArgument(spec, field)), ...ifExists];
 		}
 		default:
 			return ids;

@@ -58,9 +58,14 @@ function queryableLine(type: ResourceTypeSpec): string {
 
 // --- version 1: the text saved workflows' tools read (their author wires the arguments) ----------
 
+/** The attributes a read returns: all but the write-only ones (a lead's person and source). */
+function readableNames(attributes: Record<string, AttributeSpec>): string[] {
+	return Object.keys(attributes).filter((name) => attributes[name].writeOnly !== true);
+}
+
 function readFieldsLine(type: ResourceTypeSpec): string {
 	const attributes = type.attributes as Record<string, AttributeSpec>;
-	return `Each ${type.label} has id and ${fieldList(attributes, Object.keys(attributes))}.`;
+	return `Each ${type.label} has id and ${fieldList(attributes, readableNames(attributes))}.`;
 }
 
 function relationshipWords(relationship: RelationshipSpec): string {
@@ -152,7 +157,7 @@ function returnedFields(type: ResourceTypeSpec): string {
 	const attributes = type.attributes as Record<string, AttributeSpec>;
 	const fields =
 		columns === undefined
-			? Object.keys(attributes).map((name) => ({ name, words: typeWords(attributes[name], 'read') }))
+			? readableNames(attributes).map((name) => ({ name, words: typeWords(attributes[name], 'read') }))
 			: columns.map((column) => ({ name: column.key, words: typeWords(column.attribute, 'read') }));
 	return `id and ${groupedFields(fields)}`;
 }
@@ -161,7 +166,7 @@ function returnedFields(type: ResourceTypeSpec): string {
 function everyFieldLine(type: ResourceTypeSpec): string {
 	const attributes = type.attributes as Record<string, AttributeSpec>;
 	const what = summaryColumns(type) === undefined ? 'only the fields named, to save reading' : 'other fields';
-	return `Fields gives ${what}, as the service names them (nested ones stay nested), or * for every field: ${fieldList(attributes, Object.keys(attributes))}.`;
+	return `Fields gives ${what}, as the service names them (nested ones stay nested), or * for every field: ${fieldList(attributes, readableNames(attributes))}.`;
 }
 
 /** "Required arguments: Task_ID (a whole number). Optional arguments, …: Title (text); …" */

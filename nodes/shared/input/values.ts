@@ -165,10 +165,15 @@ export function coerceAttribute(
 	const fail = (expected: string) =>
 		invalidParameter(node, parameter, `must be ${expected}; got ${describeValue(value)}`, itemIndex);
 	switch (spec.kind) {
-		case 'string':
-			if (typeof value === 'string') return value;
-			if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-			throw fail('text');
+		case 'string': {
+			const text = typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+			if (text === undefined) throw fail('text');
+			// The service's limit, checked here so the item fails before any request (UTF-16 units, as .NET counts).
+			if (spec.maxLength !== undefined && text.length > spec.maxLength) {
+				throw invalidParameter(node, parameter, `must be at most ${spec.maxLength} characters; got ${text.length}`, itemIndex);
+			}
+			return text;
+		}
 		case 'enum':
 			// A known value written another way ("in progress", "IN_PROGRESS") is sent as the service spells it.
 			if (typeof value === 'string' && value.trim() !== '') return knownSpelling(spec.values, value.trim());

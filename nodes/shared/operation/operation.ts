@@ -44,6 +44,8 @@ interface FieldBase {
 	parameter: string;
 	/** Asked for by its own parameter (true) or offered in the operation's collection. */
 	required: boolean;
+	/** Optional, yet a parameter of its own (the catalogue row's `featured`): left empty, nothing is sent. */
+	featured: boolean;
 	/** Where the parameter sits in the node's parameters: `['progress']` or `['updateFields', 'progress']`. */
 	path: [string] | [string, string];
 	/** The field's own label in the editor: "Progress", "Deal" (a locator), "Contact Group IDs". */
@@ -111,13 +113,18 @@ function fieldNames(spec: OperationSpec): { required: readonly string[]; optiona
 	const attributes = type.attributes as Record<string, { writable?: boolean }>;
 	const relationships = type.relationships as Record<string, RelationshipSpec>;
 	const required = spec.required ?? [];
-	const optional =
+	const listed =
 		spec.optional ??
 		[
 			...Object.keys(attributes).filter((name) => attributes[name].writable),
 			...Object.keys(relationships).filter((name) => relationships[name].writable),
 		].filter((name) => !required.includes(name));
-	return { required, optional };
+	const featured = spec.featured ?? [];
+	for (const name of featured) {
+		if (!listed.includes(name)) throw new Error(`${spec.resource}.${spec.operation}: featured "${name}" is not an optional field of the operation`);
+	}
+	// Featured fields first, in their own order; then the collection's.
+	return { required, optional: [...featured, ...listed.filter((name) => !featured.includes(name))] };
 }
 
 function writeField(spec: OperationSpec, name: string, required: boolean, collection: FieldCollection): WriteField {
@@ -125,12 +132,14 @@ function writeField(spec: OperationSpec, name: string, required: boolean, collec
 	const attribute = (type.attributes as Record<string, AttributeSpec & { writable?: boolean }>)[name];
 	const relationship = (type.relationships as Record<string, RelationshipSpec>)[name];
 	const matches = spec.shape === 'create' && (spec.matchExistingBy ?? []).includes(name);
-	const place = (parameter: string, label: string): Pick<FieldBase, 'name' | 'parameter' | 'required' | 'path' | 'label' | 'parameterName' | 'matches'> => {
-		const path: WriteField['path'] = required ? [parameter] : [collection.name, parameter];
-		return { name, parameter, required, path, label, parameterName: { label: required ? label : `${collection.label} → ${label}`, path }, matches };
+	const featured = !required && (spec.featured ?? []).includes(name);
+	const place = (parameter: string, label: string): Pick<FieldBase, 'name' | 'parameter' | 'required' | 'featured' | 'path' | 'label' | 'parameterName' | 'matches'> => {
+		const ownParameter = required || featured;
+		const path: WriteField['path'] = ownParameter ? [parameter] : [collection.name, parameter];
+		return { name, parameter, required, featured, path, label, parameterName: { label: ownParameter ? label : `${collection.label} → ${label}`, path }, matches };
 	};
 	if (attribute?.writable) {
-		const base = place(name, displayNameOf(name));
+		const base = place(name, attribute.label ?? displayNameOf(name));
 		return { ...base, kind: 'attribute', attribute, check: { kind: 'attribute', attribute }, hint: { name, label: base.parameterName.label, parameterPath: base.path, values: attribute.values } };
 	}
 	if (relationship?.writable) {

@@ -44,6 +44,37 @@ export interface OperationSpec {
 	 * is not there. An item missing one of these values is created without a search.
 	 */
 	matchExistingBy?: readonly string[];
+	/**
+	 * Creates with `matchExistingBy` whose records are not found by searching the collection at
+	 * `path` (the service has no such search, e.g. leads): where and how to look instead.
+	 */
+	matchLookup?: MatchLookup;
+	/**
+	 * Writes: optional fields (of `optional`) that get a parameter of their own above the Additional
+	 * Fields collection, for what a user maps every time (a lead's name and e-mail). Left empty,
+	 * nothing is sent for them, as in the collection.
+	 */
+	featured?: readonly string[];
+	/** Creates: the output item also carries the record's id under this name (a lead's id is its deal's id: `dealId`). */
+	idAlias?: string;
+	/** Writes as a version 1.1 tool: the fields the model fills (default: every write field). */
+	agentFields?: readonly string[];
+}
+
+/**
+ * If Already Exists through another collection: the records that identify the one to return (a
+ * deal external reference by integration name and reference), searched at `path` with each match
+ * field filtered on the path `filterBy` names, the record itself read from the to-one
+ * relationship `record` (included in the same request).
+ */
+export interface MatchLookup {
+	path: string;
+	/** The resource type of the searched collection (for messages). */
+	type: string;
+	/** Per match field, the field or dotted path of the searched type to filter on. */
+	filterBy: Record<string, string>;
+	/** The to-one relationship of the searched type that is the existing record, included in the search. */
+	record: string;
 }
 
 /**
@@ -117,7 +148,7 @@ export function showFor(spec: Pick<CatalogueEntry, 'resource' | 'operation'>, ex
 	return { show: { resource: [spec.resource], operation: [spec.operation], ...extra } };
 }
 
-const ACRONYMS: Record<string, string> = { Id: 'ID', Ids: 'IDs', Lmi: 'LMI', Url: 'URL' };
+const ACRONYMS: Record<string, string> = { Id: 'ID', Ids: 'IDs', Lmi: 'LMI', Url: 'URL', Utm: 'UTM' };
 
 /** `loanStructureType` → "Loan Structure Type", `assigneeId` → "Assignee ID". */
 export function displayNameOf(name: string): string {

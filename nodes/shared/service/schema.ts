@@ -13,6 +13,8 @@ export interface AttributeSpec {
 	description: string;
 	/** Accepted by create/update documents. */
 	writable?: boolean;
+	/** Written but never returned (every lead attribute but its statuses): reads do not list it. */
+	writeOnly?: boolean;
 	/** Known values of an enum; values from expressions outside the list are sent as given. */
 	values?: readonly string[];
 	/**
@@ -33,6 +35,14 @@ export interface AttributeSpec {
 	liftedSuffix?: string;
 	/** The value examples use (an AI tool's example filter); else the list's last value. */
 	example?: string;
+	/** The most characters the service takes; longer text fails before any request. */
+	maxLength?: number;
+	/** The parameter's label when the attribute's own name does not say it ("Match Existing Contact By"). */
+	label?: string;
+	/** The parameter's starting value, when the service applies one anyway (else empty: nothing is sent). */
+	default?: string;
+	/** What each enum value does, for the dropdown. */
+	valueDescriptions?: Readonly<Record<string, string>>;
 }
 
 export interface RelationshipSpec {
@@ -107,6 +117,68 @@ const ADDRESS_ATTRIBUTES: Record<string, AttributeSpec> = {
 	postCode: { kind: 'string', description: 'Post code' },
 	state: { kind: 'string', description: 'State' },
 	country: { kind: 'string', description: 'Country' },
+};
+
+/**
+ * What POST /leads takes (the service's public API description, swagger `LeadAttributes`, not the
+ * seed): all write-only, the person, the address, the note and where the lead came from. Lengths
+ * only where the description states them.
+ */
+const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
+	firstName: { kind: 'string', writable: true, writeOnly: true, description: 'First name of the person' },
+	lastName: { kind: 'string', writable: true, writeOnly: true, description: 'Last name of the person' },
+	email: { kind: 'string', writable: true, writeOnly: true, description: 'E-mail address of the person; used to find the person among existing contacts' },
+	mobile: { kind: 'string', writable: true, writeOnly: true, description: 'Mobile number of the person, e.g. +61412345678' },
+	contactMatchExisting: {
+		kind: 'enum',
+		values: ['Email', 'EmailMobile', 'EmailName', 'EmailMobileName', 'EmailDateOfBirth', 'EmailDateOfBirthName'],
+		ordered: true,
+		writable: true, writeOnly: true,
+		label: 'Match Existing Contact By',
+		default: 'Email',
+		valueDescriptions: {
+			Email: 'A contact with the same e-mail is the lead\'s person (the service\'s default)',
+			EmailMobile: 'The same e-mail and mobile',
+			EmailName: 'The same e-mail, first and last name',
+			EmailMobileName: 'The same e-mail, mobile, first and last name',
+			EmailDateOfBirth: 'The same e-mail and date of birth',
+			EmailDateOfBirthName: 'The same e-mail, date of birth, first and last name',
+		},
+		description: 'Which existing contact Loan CRM takes as the lead\'s person instead of creating a new contact; without a match (or without an e-mail) it creates one',
+	},
+	title: { kind: 'enum', values: ['Mr', 'Mrs', 'Ms', 'Miss', 'Master', 'Dr'], writable: true, writeOnly: true, description: 'Title of the person' },
+	preferredName: { kind: 'string', writable: true, writeOnly: true, description: 'Name the person likes to be called' },
+	dateOfBirth: { kind: 'date', writable: true, writeOnly: true, description: 'Date of birth of the person' },
+	gender: { kind: 'enum', values: ['Male', 'Female', 'Undisclosed'], writable: true, writeOnly: true, description: 'Gender of the person' },
+	maritalStatus: { kind: 'enum', values: ['Single', 'Married', 'DeFacto', 'Separated', 'Divorced', 'Widowed'], writable: true, writeOnly: true, description: 'Marital status of the person' },
+	hasMarketingConsent: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether the person agreed to receive marketing' },
+	isPrimary: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether the person is the primary contact of the client' },
+	isGuarantor: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether the person is a guarantor' },
+	isDependant: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether the person is a dependant' },
+	streetAddress: { kind: 'string', writable: true, writeOnly: true, description: 'Street and number of the address' },
+	suburb: { kind: 'string', writable: true, writeOnly: true, description: 'Suburb of the address' },
+	state: { kind: 'string', writable: true, writeOnly: true, description: 'State of the address' },
+	postCode: { kind: 'string', writable: true, writeOnly: true, description: 'Post code of the address' },
+	country: { kind: 'string', writable: true, writeOnly: true, description: 'Country of the address' },
+	addressType: { kind: 'enum', values: ['Current', 'Postal', 'PostSettlement', 'Previous', 'Other'], ordered: true, writable: true, writeOnly: true, description: 'What the address is to the person' },
+	formattedAddress: { kind: 'string', writable: true, writeOnly: true, maxLength: 500, description: 'The whole address on one line (max 500 characters)' },
+	dealName: { kind: 'string', writable: true, writeOnly: true, description: 'Name of the deal the lead becomes' },
+	noteTitle: { kind: 'string', writable: true, writeOnly: true, description: 'Title of a note written on the new deal, e.g. the form\'s subject' },
+	noteDetails: { kind: 'string', writable: true, writeOnly: true, long: true, description: 'Text of that note, e.g. the message from the form' },
+	utmSource: { kind: 'string', writable: true, writeOnly: true, description: 'UTM source of the visit the lead came from, e.g. facebook' },
+	utmMedium: { kind: 'string', writable: true, writeOnly: true, description: 'UTM medium, e.g. social' },
+	utmCampaign: { kind: 'string', writable: true, writeOnly: true, description: 'UTM campaign' },
+	utmTerm: { kind: 'string', writable: true, writeOnly: true, description: 'UTM term' },
+	utmContent: { kind: 'string', writable: true, writeOnly: true, description: 'UTM content' },
+	sourceSystemUrl: { kind: 'string', writable: true, writeOnly: true, description: 'Address of the page the lead came from' },
+	sourceId: { kind: 'integer', writable: true, writeOnly: true, description: "ID of the lead's source (enquiry source) in Loan CRM" },
+	sourceCategoryId: { kind: 'integer', writable: true, writeOnly: true, description: "ID of the lead's source category in Loan CRM" },
+	sourceReferrerId: { kind: 'string', writable: true, writeOnly: true, description: 'ID of the referrer the lead came through' },
+	sourceAdditionalDetails: { kind: 'string', writable: true, writeOnly: true, maxLength: 255, description: 'More about where the lead came from (max 255 characters)' },
+	externalReference: { kind: 'string', writable: true, writeOnly: true, maxLength: 255, description: "The lead's ID in the system it came from, e.g. the form submission's ID (max 255 characters); stored on the deal with the integration" },
+	externalIntegration: { kind: 'string', writable: true, writeOnly: true, maxLength: 100, description: 'Name of that system as an integration in Loan CRM, e.g. Website Form (max 100 characters)' },
+	externalIntegrationAllowCreate: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether Loan CRM creates the integration when none has that name (else the lead is refused)' },
+	sendNotification: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether Loan CRM notifies the adviser of the new lead' },
 };
 
 const created: AttributeSpec = { kind: 'dateTime', description: 'When the record was created (UTC)' };
@@ -298,13 +370,14 @@ export const RESOURCE_TYPES = {
 	'deal-notes': {
 		label: 'deal note',
 		attributes: {
-			title: { kind: 'string', writable: true, description: 'Heading of the note (max 2000 characters)' },
+			title: { kind: 'string', writable: true, maxLength: 2000, description: 'Heading of the note (max 2000 characters)' },
 			detail: { kind: 'string', writable: true, long: true, description: 'Text of the note' },
 			writtenBy: { kind: 'string', description: 'Who wrote the note' },
 		},
 		leading: ['title', 'writtenBy'],
 		relationships: {
-			deal: { target: 'deals', description: 'Deal the note belongs to' },
+			// Set when the note is created (POST /deal-notes, public API description); never moved.
+			deal: { target: 'deals', writable: true, description: 'Deal the note belongs to' },
 		},
 	},
 	'custom-statuses': {
@@ -412,6 +485,7 @@ export const RESOURCE_TYPES = {
 		attributes: {
 			customStatusName: { kind: 'string', description: "Name of the organisation's own status for the lead" },
 			dealStatus: { kind: 'enum', values: DEAL_STATUSES, ordered: true, description: 'Pipeline status of the lead' },
+			...LEAD_WRITE_ATTRIBUTES,
 		},
 		relationships: {},
 	},

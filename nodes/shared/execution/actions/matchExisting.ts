@@ -22,7 +22,7 @@ import { combineFilters, quoteLiteral } from '../../input/query';
 import { MAX_PAGE_SIZE } from '../../paging/pagination';
 import { apiRequest } from '../../requests/transport';
 import type { Operation, WriteField } from '../../operation/operation';
-import type { IfExists } from '../../service/catalogue';
+import type { IfExists, MatchLookup } from '../../service/catalogue';
 import { MATCH_COUNT_FIELD, OUTCOME_FIELD } from '../../service/catalogue';
 import { flatten } from '../../service/jsonapi';
 import { RESOURCE_TYPES } from '../../service/schema';
@@ -70,11 +70,10 @@ export function matchKey(terms: readonly MatchTerm[]): string {
 	return JSON.stringify(terms.map((term) => (term.field.kind === 'attribute' ? term.value.toLowerCase() : term.value)));
 }
 
-/** The filter the service finds the matching records by. */
-export function matchFilter(terms: readonly MatchTerm[]): string | undefined {
-	return combineFilters(
-		terms.map((term) => `equals(${term.field.kind === 'attribute' ? term.field.name : `${term.field.name}.id`},${quoteLiteral(term.value)})`),
-	);
+/** The filter the service finds the matching records by (through `lookup`, the fields it names). */
+export function matchFilter(terms: readonly MatchTerm[], lookup?: MatchLookup): string | undefined {
+	const filterPath = (term: MatchTerm) => lookup?.filterBy[term.field.name] ?? (term.field.kind === 'attribute' ? term.field.name : `${term.field.name}.id`);
+	return combineFilters(terms.map((term) => `equals(${filterPath(term)},${quoteLiteral(term.value)})`));
 }
 
 export interface ExistingRecord {
@@ -101,23 +100,48 @@ export async function lookFirst(
 ): Promise<IDataObject | undefined> {
 	// Stop With Error reads only the ids: each record as its matched attributes.
 	const attributes = terms.filter((term) => term.field.kind === 'attribute').map((term) => term.field.name);
-	const idsOnly = ifExists === 'stopWithError' && attributes.length > 0;
+	// Through a lookup (a lead: the deal external reference, its deal included) the search is another collection's.
+	const lookup = operation.matchLookup;
+	const idsOnly = ifExists === 'stopWithError' && attributes.length > 0 && lookup === undefined;
 	const response = await apiRequest.call(this, {
 		method: 'GET',
-		path: operation.path,
-		query: { filter: matchFilter(terms), sort: 'id', fields: idsOnly ? { [operation.type]: attributes.join(',') } : undefined, pageSize: MAX_PAGE_SIZE },
+		path: lookup?.path ?? operation.path,
+		query: {
+			filter: matchFilter(terms, lookup),
+			sort: 'id',
+			fields: idsOnly ? { [operation.type]: attributes.join(',') } : undefined,
+			include: lookup?.record,
+			pageSize: MAX_PAGE_SIZE,
+		},
 		itemIndex,
 		userId: userIdOverride(this, itemIndex),
 	});
 	const matches = flatten(response.body ?? {});
 	if (matches.length === 0) return undefined;
 	// Asked sorted by id; the lowest id is taken whatever order the answer came in.
-	const oldest = matches.reduce((lowest, candidate) => (Number(candidate.id) < Number(lowest.id) ? candidate : lowest));
+	const oldestMatch = matches.reduce((lowest, candidate) => (Number(candidate.id) < Number(lowest.id) ? candidate : lowest));
+	const oldest = lookup === undefined ? oldestMatch : lookedUpRecord(oldestMatch, lookup);
+	if (oldest === undefined) return undefined;
 	if (ifExists === 'stopWithError') {
-		const details = { label: RESOURCE_TYPES[operation.type].label, match: operation.ifAlreadyExists?.words ?? '', id: String(oldest.id), count: matches.length, atLeast: matches.length >= MAX_PAGE_SIZE, path: operation.path };
+		const details = {
+			label: RESOURCE_TYPES[operation.type].label,
+			match: operation.ifAlreadyExists?.words ?? '',
+			id: String(oldest.id),
+			count: matches.length,
+			atLeast: matches.length >= MAX_PAGE_SIZE,
+			path: lookup?.path ?? operation.path,
+		};
 		throw apiError(this.getNode(), 'alreadyExists', details, { itemIndex });
 	}
 	return withOutcome(oldest, 'found', matches.length);
+}
+
+/** The record a lookup's match points to (its included to-one relationship), or undefined when it points nowhere. */
+function lookedUpRecord(match: IDataObject, lookup: MatchLookup): IDataObject | undefined {
+	const related = match[lookup.record];
+	if (related === null || typeof related !== 'object' || Array.isArray(related)) return undefined;
+	const record = related as IDataObject;
+	return record.id === undefined || record.id === null ? undefined : record;
 }
 
 /** A record created by a create that looked first (nothing matched), marked for an IF node. */

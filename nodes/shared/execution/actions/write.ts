@@ -53,7 +53,8 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
 		ifExists = text as IfExists;
 	}
 	const values: WriteValues = { attributes: {}, relationships: {} };
-	const collection = operation.collection === undefined || operation.fields.every((field) => field.required) ? {} : (context.getNodeParameter(operation.collection.name, itemIndex, {}) as IDataObject);
+	const inCollection = (field: Operation['fields'][number]) => !field.required && !field.featured;
+	const collection = operation.collection === undefined || !operation.fields.some(inCollection) ? {} : (context.getNodeParameter(operation.collection.name, itemIndex, {}) as IDataObject);
 	for (const field of operation.fields) {
 		let value: unknown;
 		if (field.required) {
@@ -61,6 +62,10 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
 			if (isUnset(value) || (typeof locatorValue(value) === 'string' && String(locatorValue(value)).trim() === '')) {
 				throw operationError(node, 'requiredParameter', { parameter: field.parameterName }, { itemIndex });
 			}
+		} else if (field.featured) {
+			// A parameter of its own; left empty (an unmapped form field), nothing is sent.
+			value = context.getNodeParameter(field.parameter, itemIndex, '') as unknown;
+			if (isUnset(value) || (typeof value === 'string' && value.trim() === '')) continue;
 		} else {
 			if (!(field.parameter in collection)) continue;
 			value = collection[field.parameter];
@@ -101,7 +106,7 @@ export async function execute(this: ActionContext, operation: Operation, itemInd
 	}
 	if (match !== undefined) {
 		const existing = await lookFirst.call(this, operation, match, ifExists, itemIndex);
-		if (existing !== undefined) return [existing];
+		if (existing !== undefined) return withIdAlias(operation, [existing]);
 	}
 	// On update, data.id must equal the path id (the last id in the path).
 	const id = operation.shape === 'update' ? Object.values(ids).pop() : undefined;
@@ -119,5 +124,19 @@ export async function execute(this: ActionContext, operation: Operation, itemInd
 	if (document !== undefined && primaryResources(document).length > 0) written = flatten(document);
 	// 204, or a 201 without a body: the service accepted exactly what was sent.
 	else written = [{ id: id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1] ?? null, type: operation.type, ...values.attributes }];
-	return ifExists === 'createAnother' ? written : written.map(createdOutcome);
+	return withIdAlias(operation, ifExists === 'createAnother' ? written : written.map(createdOutcome));
+}
+
+/** The record's id also under the name the catalogue gives it (a lead's `dealId`), right after `id`. */
+function withIdAlias(operation: Operation, results: ActionResult): ActionResult {
+	const alias = operation.idAlias;
+	if (alias === undefined) return results;
+	return results.map((record) => {
+		const item: IDataObject = {};
+		for (const [key, value] of Object.entries(record)) {
+			item[key] = value;
+			if (key === 'id') item[alias] = value;
+		}
+		return item;
+	});
 }
