@@ -157,6 +157,16 @@ export function operationExamples(ids: FixtureIds) {
 			parameters: { resource: 'dealNote', operation: 'getMany', dealId: ids.dealWithNotes },
 			request: get(`/jsonapi/deals/${ids.dealWithNotes}/dealNotes`, { 'page[size]': '100' }),
 		},
+		'loanCrmDeals/dealNote.create': {
+			node: 'loanCrmDeals',
+			parameters: {
+				resource: 'dealNote',
+				operation: 'create',
+				dealId: { __rl: true, mode: 'id', value: ids.dealWithoutNotes },
+				title: 'Called the client',
+				detail: 'Wants a call back about refinancing on Friday.',
+			},
+		},
 		'loanCrmDeals/dealNote.update': {
 			node: 'loanCrmDeals',
 			parameters: { resource: 'dealNote', operation: 'update', dealNoteId: ids.dealNote, updateFields: { title: 'Valuation booked', detail: 'Valuer attends Tuesday 10am.' } },
@@ -266,6 +276,21 @@ export function operationExamples(ids: FixtureIds) {
 			node: 'loanCrmLeadsAndTasks',
 			parameters: { resource: 'lead', operation: 'get', leadId: ids.lead },
 			request: get(`/jsonapi/leads/${ids.lead}`),
+		},
+		'loanCrmLeadsAndTasks/lead.create': {
+			node: 'loanCrmLeadsAndTasks',
+			parameters: {
+				resource: 'lead',
+				operation: 'create',
+				firstName: 'Fred',
+				lastName: 'Flintstone',
+				email: 'fred@bedrock.com',
+				mobile: '+61412345678',
+				contactMatchExisting: 'EmailMobile',
+				externalReference: 'FORM-0001',
+				externalIntegration: 'MyIntegrationSource',
+				additionalFields: { title: 'Mr', hasMarketingConsent: true, noteTitle: 'Website enquiry', noteDetails: 'Looking to refinance', utmSource: 'facebook' },
+			},
 		},
 		'loanCrmLeadsAndTasks/task.update': {
 			node: 'loanCrmLeadsAndTasks',

@@ -1,0 +1,295 @@
+/**
+ * Lead capture (from the service's public API description, not the seed): Lead → Create with its
+ * fields, value pickers, Match Existing Contact By and If Already Exists (through the deal external
+ * reference the lead creates), and Deal Note → Create. Run in n8n-core's engine against the
+ * sandbox; every test asserts the requests the sandbox received and the items n8n produced.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { OperationKey } from '../../harness/operation-examples';
+import { operationExamples } from '../../harness/operation-examples';
+import type { LoggedRequest } from '../../sandbox';
+import { decodedQuery, expectJsonApiHeaders, jsonOf, useSandbox } from './helpers';
+
+const env = useSandbox();
+const ids = () => env.sandbox.data.ids;
+
+afterEach(() => {
+	env.sandbox.setLatency(false);
+	env.sandbox.data.reset();
+});
+
+function requestLines(): string[] {
+	return env.sandbox.apiRequests().map((request) => `${request.method} ${request.path}${request.rawQuery === '' ? '' : `?${decodedQuery(request.rawQuery)}`}`);
+}
+
+const bodyOf = (request: LoggedRequest) => request.json as { data: { type: string; attributes: IDataObject; relationships?: IDataObject } };
+const posts = () => env.sandbox.apiRequests().filter((request) => request.method === 'POST');
+
+const referenceSearch = (reference: string, integration = 'MyIntegrationSource') =>
+	`GET /jsonapi/deal-external-references?filter=and(equals(externalReference,'${reference}'),equals(integration.name,'${integration}'))&sort=id&include=deal&page[size]=100`;
+
+/** A lead from each item's fields, keyed by its submission id. */
+const leadPerItem = (ifAlreadyExists: string, requestsInParallel: number): INodeParameters => ({
+	resource: 'lead',
+	operation: 'create',
+	firstName: '={{ $json.firstName }}',
+	lastName: 'Submitter',
+	email: '={{ $json.email }}',
+	externalReference: '={{ $json.submissionId }}',
+	externalIntegration: 'MyIntegrationSource',
+	ifAlreadyExists,
+	requestOptions: { requestsInParallel },
+});
+
+const example = (key: OperationKey) => operationExamples(ids())[key];
+
+describe('Lead → Create', () => {
+	it("sends the person, the match setting, the reference and Additional Fields as one leads document; the item is the lead with its deal's id", async () => {
+		const { node, parameters } = example('loanCrmLeadsAndTasks/lead.create');
+		const deals = env.sandbox.data.count('deals');
+		const result = await env.run(node, parameters);
+		expect(result.error).toBeUndefined();
+		expect(requestLines()).toEqual(['POST /jsonapi/leads']);
+		const [post] = posts();
+		expectJsonApiHeaders(env.sandbox.userId, post, true);
+		expect(bodyOf(post)).toEqual({
+			data: {
+				type: 'leads',
+				attributes: {
+					firstName: 'Fred',
+					lastName: 'Flintstone',
+					email: 'fred@bedrock.com',
+					mobile: '+61412345678',
+					contactMatchExisting: 'EmailMobile',
+					externalReference: 'FORM-0001',
+					externalIntegration: 'MyIntegrationSource',
+					title: 'Mr',
+					hasMarketingConsent: true,
+					noteTitle: 'Website enquiry',
+					noteDetails: 'Looking to refinance',
+					utmSource: 'facebook',
+				},
+			},
+		});
+		expect(env.sandbox.data.count('deals')).toBe(deals + 1);
+		const items = jsonOf(result);
+		expect(items).toHaveLength(1);
+		const id = String(items[0].id);
+		expect(items[0]).toEqual({ id, type: 'leads', dealId: id, dealStatus: 'NewLeads', customStatusName: null });
+		expect(Object.keys(items[0]).slice(0, 3)).toEqual(['id', 'type', 'dealId']);
+		expect(env.sandbox.data.get('deals', id)?.attributes).toMatchObject({ dealStatus: 'NewLeads', name: 'Flintstone, Fred' });
+	});
+
+	it('Match Existing Contact By starts on Email and is sent when not changed; an existing e-mail gives no new contact', async () => {
+		const existing = env.sandbox.data.get('contacts', ids().contact);
+		const email = String(existing?.attributes.email);
+		const contacts = env.sandbox.data.count('contacts');
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', firstName: 'Someone', email: email.toUpperCase() });
+		expect(result.error).toBeUndefined();
+		expect(bodyOf(posts()[0]).data.attributes).toEqual({ firstName: 'Someone', email: email.toUpperCase(), contactMatchExisting: 'Email' });
+		expect(env.sandbox.data.count('contacts')).toBe(contacts);
+	});
+
+	it('each enum value the pickers offer is one the service takes (one item per value)', async () => {
+		const input = [
+			{ title: 'Mr', gender: 'Male', maritalStatus: 'Single', addressType: 'Current', match: 'Email' },
+			{ title: 'Mrs', gender: 'Female', maritalStatus: 'Married', addressType: 'Postal', match: 'EmailMobile' },
+			{ title: 'Ms', gender: 'Undisclosed', maritalStatus: 'DeFacto', addressType: 'PostSettlement', match: 'EmailName' },
+			{ title: 'Miss', gender: 'Male', maritalStatus: 'Separated', addressType: 'Previous', match: 'EmailMobileName' },
+			{ title: 'Master', gender: 'Male', maritalStatus: 'Divorced', addressType: 'Other', match: 'EmailDateOfBirth' },
+			{ title: 'Dr', gender: 'Female', maritalStatus: 'Widowed', addressType: 'Current', match: 'EmailDateOfBirthName' },
+		];
+		const result = await env.run(
+			'loanCrmLeadsAndTasks',
+			{
+				resource: 'lead',
+				operation: 'create',
+				email: 'picker@example.com',
+				contactMatchExisting: '={{ $json.match }}',
+				additionalFields: { title: '={{ $json.title }}', gender: '={{ $json.gender }}', maritalStatus: '={{ $json.maritalStatus }}', addressType: '={{ $json.addressType }}', dateOfBirth: '1990-02-03' },
+			},
+			{ input },
+		);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((item) => item.dealStatus)).toEqual(input.map(() => 'NewLeads'));
+		expect(posts().map((request) => bodyOf(request).data.attributes)).toEqual(
+			input.map((values) => ({
+				email: 'picker@example.com',
+				contactMatchExisting: values.match,
+				title: values.title,
+				gender: values.gender,
+				maritalStatus: values.maritalStatus,
+				addressType: values.addressType,
+				dateOfBirth: '1990-02-03',
+			})),
+		);
+	});
+
+	it('a value the service does not know fails with its 422 naming the parameter; Continue On Fail pairs it', async () => {
+		const result = await env.run(
+			'loanCrmLeadsAndTasks',
+			{ resource: 'lead', operation: 'create', email: 'x@example.com', additionalFields: { title: '={{ $json.title }}' } },
+			{ input: [{ title: 'Sir' }, { title: 'dr' }], continueOnFail: true },
+		);
+		const items = jsonOf(result);
+		expect(items).toHaveLength(2);
+		expect(String(items[0].error)).toContain('Title');
+		// A known value written another way is sent as the service spells it.
+		expect(items[1]).toMatchObject({ type: 'leads', dealStatus: 'NewLeads' });
+		expect(posts().map((request) => bodyOf(request).data.attributes.title)).toEqual(['Sir', 'Dr']);
+	});
+
+	it('an unknown integration: the service refuses it unless Additional Fields → External Integration Allow Create', async () => {
+		const refused = await env.run('loanCrmLeadsAndTasks', {
+			resource: 'lead',
+			operation: 'create',
+			email: 'y@example.com',
+			externalReference: 'NEW-1',
+			externalIntegration: 'Brand New Form',
+		});
+		expect(refused.error?.message).toContain('External Integration');
+		const created = await env.run('loanCrmLeadsAndTasks', {
+			resource: 'lead',
+			operation: 'create',
+			email: 'y@example.com',
+			externalReference: 'NEW-1',
+			externalIntegration: 'Brand New Form',
+			additionalFields: { externalIntegrationAllowCreate: true },
+		});
+		expect(created.error).toBeUndefined();
+		expect(bodyOf(posts()[1]).data.attributes.externalIntegrationAllowCreate).toBe(true);
+	});
+
+	it('over-long External Reference and External Integration fail before any request, naming the parameter', async () => {
+		const long = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', email: 'z@example.com', externalReference: 'r'.repeat(256), externalIntegration: 'MyIntegrationSource' });
+		expect(long.error?.message).toContain('External Reference');
+		expect(long.error?.message).toContain('at most 255 characters');
+		const integration = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', email: 'z@example.com', externalIntegration: 'i'.repeat(101) });
+		expect(integration.error?.message).toContain('at most 100 characters');
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+});
+
+describe('Lead → Create, If Already Exists (external reference + integration)', () => {
+	const submission = (ifAlreadyExists: string) => ({
+		resource: 'lead',
+		operation: 'create',
+		firstName: 'Fred',
+		email: 'fred@bedrock.com',
+		externalReference: ' FORM-0001 ',
+		externalIntegration: 'MyIntegrationSource',
+		ifAlreadyExists,
+	});
+
+	it('Create Another (the default) does not look: two posts, two leads', async () => {
+		const { ifAlreadyExists: _mode, ...parameters } = submission('createAnother');
+		await env.run('loanCrmLeadsAndTasks', parameters);
+		const second = await env.run('loanCrmLeadsAndTasks', parameters);
+		expect(requestLines()).toEqual(['POST /jsonapi/leads', 'POST /jsonapi/leads']);
+		expect(jsonOf(second)[0]).not.toHaveProperty('outcome');
+	});
+
+	it('Return Existing: the first run searches and creates; the same form again returns the existing deal, writes nothing', async () => {
+		const first = await env.run('loanCrmLeadsAndTasks', submission('returnExisting'));
+		const created = jsonOf(first)[0];
+		expect(created).toMatchObject({ type: 'leads', outcome: 'created', dealStatus: 'NewLeads' });
+		// The reference trimmed in the search and in the lead.
+		expect(bodyOf(posts()[0]).data.attributes.externalReference).toBe('FORM-0001');
+		const deals = env.sandbox.data.count('deals');
+		const again = await env.run('loanCrmLeadsAndTasks', submission('returnExisting'));
+		expect(requestLines()).toEqual([referenceSearch('FORM-0001'), 'POST /jsonapi/leads', referenceSearch('FORM-0001')]);
+		expect(env.sandbox.data.count('deals')).toBe(deals);
+		const [found] = jsonOf(again);
+		expect(found).toMatchObject({ id: created.id, type: 'deals', dealId: created.id, dealStatus: 'NewLeads', outcome: 'found', matchCount: 1 });
+	});
+
+	it('Stop With Error: fails naming the deal, nothing written; Continue On Fail gives the error item', async () => {
+		await env.run('loanCrmLeadsAndTasks', submission('returnExisting'));
+		const dealId = String(jsonOf(await env.run('loanCrmLeadsAndTasks', submission('returnExisting')))[0].id);
+		env.sandbox.clearLog();
+		const stopped = await env.run('loanCrmLeadsAndTasks', submission('stopWithError'));
+		expect(stopped.error?.message).toBe(`Loan CRM already has a lead with this external reference and external integration: ID ${dealId}`);
+		const continued = await env.run('loanCrmLeadsAndTasks', submission('stopWithError'), { continueOnFail: true });
+		expect(jsonOf(continued)).toEqual([expect.objectContaining({ error: stopped.error?.message })]);
+		expect(requestLines()).toEqual([referenceSearch('FORM-0001'), referenceSearch('FORM-0001')]);
+	});
+
+	it('an item without an external reference is created without a search', async () => {
+		const result = await env.run('loanCrmLeadsAndTasks', { ...submission('returnExisting'), externalReference: '' });
+		expect(requestLines()).toEqual(['POST /jsonapi/leads']);
+		expect(jsonOf(result)[0]).toMatchObject({ outcome: 'created' });
+	});
+
+	const input = [
+		{ firstName: 'Aroha', email: 'aroha@example.com', submissionId: 'S-1' },
+		{ firstName: 'Ben', email: 'ben@example.com', submissionId: 'S-2' },
+		{ firstName: 'Aroha again', email: 'aroha@example.com', submissionId: 's-1' },
+		{ firstName: 'Cara', email: 'cara@example.com', submissionId: 'S-3' },
+		{ firstName: 'Ben again', email: 'ben@example.com', submissionId: 'S-2' },
+	];
+	for (const parallel of [1, 4]) {
+		it(`Requests in Parallel ${parallel}: one lead per submission; the later item finds what the earlier one created`, async () => {
+			env.sandbox.setLatency({ ms: 15, jitterMs: 10 });
+			const deals = env.sandbox.data.count('deals');
+			const result = await env.run('loanCrmLeadsAndTasks', leadPerItem('returnExisting', parallel), { input });
+			expect(result.error).toBeUndefined();
+			const items = jsonOf(result);
+			expect(items).toHaveLength(input.length);
+			expect(result.items.map((item) => item.pairedItem)).toEqual(input.map((_, index) => ({ item: index })));
+			expect(items.map((item) => item.outcome)).toEqual(['created', 'created', 'found', 'created', 'found']);
+			expect(items[2]).toMatchObject({ id: items[0].id, dealId: items[0].id, matchCount: 1 });
+			expect(items[4]).toMatchObject({ id: items[1].id, dealId: items[1].id, matchCount: 1 });
+			expect(env.sandbox.data.count('deals')).toBe(deals + 3);
+			const requests = env.sandbox.apiRequests();
+			expect(requests.filter((request) => request.method === 'GET')).toHaveLength(5);
+			expect(posts().map((request) => bodyOf(request).data.attributes.externalReference).sort()).toEqual(['S-1', 'S-2', 'S-3']);
+			const createOf = (reference: string) => posts().find((request) => bodyOf(request).data.attributes.externalReference === reference) as LoggedRequest;
+			const searches = (reference: string) => requests.filter((request) => request.method === 'GET' && String(request.query.filter).includes(`'${reference}'`));
+			for (const [reference, later] of [['S-1', 's-1'], ['S-2', 'S-2']]) {
+				const laterSearch = searches(later).at(-1) as LoggedRequest;
+				expect(laterSearch.seq).toBeGreaterThan(createOf(reference).seq);
+				expect(laterSearch.inFlightAtArrival).not.toContain(createOf(reference).seq);
+			}
+			const peak = Math.max(...requests.map((request) => 1 + request.inFlightAtArrival.length));
+			if (parallel === 1) expect(peak).toBe(1);
+			else {
+				expect(peak).toBeGreaterThanOrEqual(2);
+				expect(peak).toBeLessThanOrEqual(4);
+			}
+		});
+	}
+});
+
+describe('Deal Note → Create', () => {
+	it('sends title and detail with the deal relationship; the item is the note with writtenBy', async () => {
+		const { node, parameters } = example('loanCrmDeals/dealNote.create');
+		const result = await env.run(node, parameters);
+		expect(result.error).toBeUndefined();
+		expect(requestLines()).toEqual(['POST /jsonapi/deal-notes']);
+		const [post] = posts();
+		expectJsonApiHeaders(env.sandbox.userId, post, true);
+		expect(bodyOf(post)).toEqual({
+			data: {
+				type: 'deal-notes',
+				attributes: { title: 'Called the client', detail: 'Wants a call back about refinancing on Friday.' },
+				relationships: { deal: { data: { type: 'deals', id: ids().dealWithoutNotes } } },
+			},
+		});
+		const [item] = jsonOf(result);
+		expect(item).toMatchObject({ type: 'deal-notes', title: 'Called the client', detail: 'Wants a call back about refinancing on Friday.' });
+		expect(typeof item.writtenBy).toBe('string');
+		expect(env.sandbox.data.list('deal-notes').filter((note) => note.relationships.deal !== null && (note.relationships.deal as { id: string }).id === ids().dealWithoutNotes)).toHaveLength(1);
+	});
+
+	it('a title over 2000 characters fails before any request, naming Title; a deal the expression leaves empty names Deal', async () => {
+		const long = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'create', dealId: { __rl: true, mode: 'id', value: ids().dealWithoutNotes }, title: 't'.repeat(2001) });
+		expect(long.error?.message).toContain('Title');
+		expect(long.error?.message).toContain('at most 2000 characters');
+		const noDeal = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'create', dealId: { __rl: true, mode: 'id', value: '={{ $json.dealId ?? "" }}' }, title: 'x' });
+		expect(noDeal.error?.message).toContain('Deal');
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
+		const exact = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'create', dealId: { __rl: true, mode: 'id', value: ids().dealWithoutNotes }, title: 't'.repeat(2000) });
+		expect(exact.error).toBeUndefined();
+	});
+});
