@@ -198,6 +198,7 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				'loanCrmDeals dealId dealNote.getMany',
 				'loanCrmDeals dealId customStatus.get',
 				'loanCrmDeals dealId dealExternalReference.create',
+				'loanCrmDeals dealId dealNote.create',
 				'loanCrmContacts contactId contact.get',
 				'loanCrmLeadsAndTasks leadId lead.get',
 				'loanCrmLeadsAndTasks updateFields.residentialDealId .',
@@ -257,8 +258,8 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				}
 			}
 		}
-		// The nine From List locators of the test above.
-		expect(checked.size).toBe(9);
+		// The ten From List locators of the test above (Deal Note → Create's Deal the tenth).
+		expect(checked.size).toBe(10);
 	});
 
 	it('By ID accepts exactly what the node accepts at run time (whole numbers 1 to 2147483647)', () => {

@@ -122,7 +122,9 @@ const ADDRESS_ATTRIBUTES: Record<string, AttributeSpec> = {
 /**
  * What POST /leads takes (the service's public API description, swagger `LeadAttributes`, not the
  * seed): all write-only, the person, the address, the note and where the lead came from. Lengths
- * only where the description states them.
+ * only where the description states them. Its sourceId, sourceCategoryId and sourceReferrerId are
+ * left to Custom Request: their meaning is not documented, and an `…Id` parameter here is a
+ * record locator.
  */
 const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 	firstName: { kind: 'string', writable: true, writeOnly: true, description: 'First name of the person' },
@@ -171,9 +173,6 @@ const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 	utmTerm: { kind: 'string', writable: true, writeOnly: true, description: 'UTM term' },
 	utmContent: { kind: 'string', writable: true, writeOnly: true, description: 'UTM content' },
 	sourceSystemUrl: { kind: 'string', writable: true, writeOnly: true, description: 'Address of the page the lead came from' },
-	sourceId: { kind: 'integer', writable: true, writeOnly: true, description: "ID of the lead's source (enquiry source) in Loan CRM" },
-	sourceCategoryId: { kind: 'integer', writable: true, writeOnly: true, description: "ID of the lead's source category in Loan CRM" },
-	sourceReferrerId: { kind: 'string', writable: true, writeOnly: true, description: 'ID of the referrer the lead came through' },
 	sourceAdditionalDetails: { kind: 'string', writable: true, writeOnly: true, maxLength: 255, description: 'More about where the lead came from (max 255 characters)' },
 	externalReference: { kind: 'string', writable: true, writeOnly: true, maxLength: 255, description: "The lead's ID in the system it came from, e.g. the form submission's ID (max 255 characters); stored on the deal with the integration" },
 	externalIntegration: { kind: 'string', writable: true, writeOnly: true, maxLength: 100, description: 'Name of that system as an integration in Loan CRM, e.g. Website Form (max 100 characters)' },
