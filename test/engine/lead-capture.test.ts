@@ -4,8 +4,12 @@
  * reference the lead creates), and Deal Note → Create. Run in n8n-core's engine against the
  * sandbox; every test asserts the requests the sandbox received and the items n8n produced.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { readFileSync } from 'fs';
+import { join } from 'path';
 
+import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
+
+import { REPO_ROOT, START_NODE_TYPE, runWorkflow } from '../../harness';
 import type { OperationKey } from '../../harness/operation-examples';
 import { operationExamples } from '../../harness/operation-examples';
 import type { LoggedRequest } from '../../sandbox';
@@ -291,5 +295,74 @@ describe('Deal Note → Create', () => {
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 		const exact = await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'create', dealId: { __rl: true, mode: 'id', value: ids().dealWithoutNotes }, title: 't'.repeat(2000) });
 		expect(exact.error).toBeUndefined();
+	});
+});
+
+/**
+ * examples/web-form-to-lead.json as saved: the Form Trigger becomes the harness's start node under
+ * its own name, fed `submission`; the Slack node (not in the harness) and its connection are left out.
+ */
+function webFormToLead(submission: IDataObject): { nodes: INode[]; connections: IConnections } {
+	const saved = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-lead.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
+	const nodes = saved.nodes
+		.filter((node) => node.type !== 'n8n-nodes-base.stickyNote' && node.type !== 'n8n-nodes-base.slack')
+		.map((node): INode => (node.name === 'On form submission' ? { ...node, type: START_NODE_TYPE, typeVersion: 1, parameters: { items: JSON.stringify([submission]) } } : node));
+	const { 'Add the message to the deal': _slack, ...connections } = saved.connections;
+	return { nodes, connections };
+}
+
+describe('examples/web-form-to-lead.json', () => {
+	const submission = {
+		'First name': ' Aroha ',
+		'Last name': 'Ngata',
+		Email: ' Aroha.Ngata@Example.com ',
+		Mobile: '0412 345 678',
+		'How can we help?': 'Refinancing our home loan',
+		'I agree to receive marketing messages': 'Yes',
+		submittedAt: '2026-11-26T10:15:00.000+10:00',
+		formMode: 'production',
+	};
+
+	it('the same form sent twice: one lead (the second finds it), one note per submission, the integration created once', async () => {
+		const integrations = env.sandbox.data.count('integrations');
+		const first = await runWorkflow(webFormToLead(submission), { credentials: env.store, startNode: 'On form submission' });
+		expect(first.error).toBeUndefined();
+		const again = await runWorkflow(webFormToLead({ ...submission, Email: 'AROHA.NGATA@example.com', submittedAt: '2026-11-26T16:40:00.000+10:00' }), {
+			credentials: env.store,
+			startNode: 'On form submission',
+		});
+		expect(again.error).toBeUndefined();
+		const reference = 'WEBFORM-aroha.ngata@example.com-2026-11-26';
+		expect(requestLines()).toEqual([
+			referenceSearch(reference, 'Website Form'),
+			'POST /jsonapi/leads',
+			'POST /jsonapi/deal-notes',
+			referenceSearch(reference, 'Website Form'),
+			'POST /jsonapi/deal-notes',
+		]);
+		expect(bodyOf(posts()[0]).data.attributes).toEqual({
+			firstName: 'Aroha',
+			lastName: 'Ngata',
+			email: 'aroha.ngata@example.com',
+			mobile: '+61412345678',
+			contactMatchExisting: 'Email',
+			externalReference: reference,
+			externalIntegration: 'Website Form',
+			hasMarketingConsent: true,
+			externalIntegrationAllowCreate: true,
+			utmSource: 'website',
+			utmMedium: 'form',
+		});
+		const [lead] = first.output('Create lead').map((item) => item.json);
+		const [found] = again.output('Create lead').map((item) => item.json);
+		expect(lead).toMatchObject({ type: 'leads', outcome: 'created', dealStatus: 'NewLeads' });
+		expect(found).toMatchObject({ id: lead.id, dealId: lead.dealId, outcome: 'found', matchCount: 1 });
+		const notes = [...first.output('Add the message to the deal'), ...again.output('Add the message to the deal')].map((item) => item.json);
+		expect(notes).toEqual([
+			expect.objectContaining({ type: 'deal-notes', title: 'Web form: Aroha Ngata', detail: 'Refinancing our home loan' }),
+			expect.objectContaining({ type: 'deal-notes', title: 'Web form: Aroha Ngata', detail: 'Refinancing our home loan' }),
+		]);
+		for (const note of posts().slice(1)) expect(bodyOf(note).data.relationships).toEqual({ deal: { data: { type: 'deals', id: String(lead.dealId) } } });
+		expect(env.sandbox.data.count('integrations')).toBe(integrations + 1);
 	});
 });
