@@ -6,7 +6,9 @@
  *   1. Deals settled this month → one line per deal
  *   2. Web form → contact + external reference (the Loan CRM part of examples/web-form-to-contact.json),
  *      then the same form sent again: If Already Exists → Return Existing finds the first contact
- *   3. Update a task's progress
+ *   3. Web form → lead + note (the Loan CRM part of examples/web-form-to-lead.json), the same form
+ *      sent twice: Lead → Create with If Already Exists → Return Existing gives one lead
+ *   4. Update a task's progress
  */
 import './env';
 
@@ -174,11 +176,65 @@ async function webFormToContact(sandbox: Sandbox, store: CredentialStore): Promi
 	console.log(`  Returned the first contact (#${String(firstContact.id)}); Loan CRM holds ${sameEmail.length} contact with ${email} and ${sameReference.length} reference ${String(first.references[0]?.externalReference)}.`);
 }
 
-/** 3. Update a task's progress. */
+/** 3. The Loan CRM nodes of examples/web-form-to-lead.json, the same form sent twice. */
+async function webFormToLead(sandbox: Sandbox, store: CredentialStore): Promise<void> {
+	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-lead.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
+	const form = example.nodes.find((node) => node.type === 'n8n-nodes-base.formTrigger');
+	if (!form) throw new Error('examples/web-form-to-lead.json has no Form Trigger');
+	heading(
+		'3. Web form → lead + note (the same form sent twice)',
+		'examples/web-form-to-lead.json with its Form Trigger replaced by a submission (and no Slack): Loan CRM Leads & Tasks › Lead › Create\n' +
+			'(If Already Exists → Return Existing, keyed by the external reference WEBFORM-<e-mail>-<day> of the integration Website Form),\n' +
+			"then Loan CRM Deals › Deal Note › Create with the form's message. Both operations come from the service's public API description.",
+	);
+	const nodes = example.nodes.filter((node) => node.type.startsWith(`${PACKAGE}.`));
+	const present = new Set([form.name, ...nodes.map((node) => node.name)]);
+	const connections: IConnections = {};
+	for (const [from, outputs] of Object.entries(example.connections)) {
+		const main = (outputs.main ?? []).map((targets) => (targets ?? []).filter((target) => present.has(target.node)));
+		if (present.has(from) && main.some((targets) => targets.length > 0)) connections[from] = { main };
+	}
+	const submission = {
+		'First name': 'Mei',
+		'Last name': 'Chen',
+		Email: 'Mei.Chen@example.com ',
+		Mobile: '0422 333 444',
+		'How can we help?': 'First home, about $650k, pre-approval please',
+		'I agree to receive marketing messages': 'Yes',
+		submittedAt: new Date().toISOString(),
+		formMode: 'production',
+	};
+	const dealsBefore = sandbox.data.count('deals');
+	const rows: IDataObject[] = [];
+	for (const [label, sent] of [
+		['first', submission],
+		['again', { ...submission, Email: 'MEI.CHEN@example.com', submittedAt: new Date().toISOString() }],
+	] as const) {
+		const result = await runWorkflow({ nodes: [start(form.name, [sent]), ...nodes], connections }, { credentials: store });
+		ensureRan(result, 'Web form → lead');
+		const [lead] = json(result, 'Create lead');
+		const [note] = json(result, 'Add the message to the deal');
+		rows.push({ label, email: sent.Email, lead, note });
+	}
+	printTable(rows, {
+		Submission: (r) => r.label,
+		Email: (r) => r.email,
+		'Deal ID': (r) => (r.lead as IDataObject).dealId,
+		Outcome: (r) => (r.lead as IDataObject).outcome,
+		Status: (r) => (r.lead as IDataObject).dealStatus,
+		'Note ID': (r) => (r.note as IDataObject).id,
+	});
+	const dealIds = rows.map((row) => String((row.lead as IDataObject).dealId));
+	if (dealIds[0] !== dealIds[1] || (rows[1].lead as IDataObject).outcome !== 'found') throw new Error(`the same form gave deals ${dealIds.join(' and ')}, expected one lead`);
+	const notes = sandbox.data.list('deal-notes').filter((note) => (note.relationships.deal as { id?: string } | null)?.id === dealIds[0]);
+	console.log(`  One lead: Loan CRM holds ${sandbox.data.count('deals') - dealsBefore} new deal (#${dealIds[0]}, New Leads) with ${notes.length} notes, one per submission.`);
+}
+
+/** 4. Update a task's progress. */
 async function taskProgress(sandbox: Sandbox, store: CredentialStore): Promise<void> {
 	const ids = sandbox.data.ids;
 	heading(
-		"3. Update a task's progress",
+		"4. Update a task's progress",
 		'Loan CRM Leads & Tasks › Task › Update, Update Fields Progress / Priority / Due Date from each incoming item.',
 	);
 	const changes = [
@@ -230,6 +286,7 @@ async function main(): Promise<void> {
 	try {
 		await settledThisMonth(sandbox, store);
 		await webFormToContact(sandbox, store);
+		await webFormToLead(sandbox, store);
 		await taskProgress(sandbox, store);
 		const api = sandbox.apiRequests();
 		console.log(
