@@ -13,7 +13,8 @@
  *      renewal after a 401 across executions; a failing request without Continue On Fail
  *   6. n8n start with the trigger workflows published: polls, emits each change once; Deal Status
  *      Changed emits each move into Settled once and no edit; the Contacts Trigger emits a new contact;
- *      on one version, the web-form example's form sent twice (web-form.ts)
+ *      on one version, the web-form example's form sent twice (web-form.ts), and the web-form-to-lead
+ *      example's (web-form-lead.ts)
  *   7. on the newest n8n only (they do not depend on the version), twice — with and without durable
  *      poll cursors, each in its own user folder: n8n stopped while deals change, then started
  *      again; n8n killed during a long poll (restarts.ts)
@@ -66,6 +67,8 @@ import {
 import { checkCredentialEdit } from './credential-edit';
 import type { WebFormScenario } from './web-form';
 import { WEB_FORM_N8N_VERSION, WEB_FORM_WORKFLOW_ID, checkWebFormTwice, webFormScenario } from './web-form';
+import type { WebFormLeadScenario } from './web-form-lead';
+import { WEB_FORM_LEAD_WORKFLOW_ID, checkWebFormLeadTwice, webFormLeadScenario } from './web-form-lead';
 import { checkCustomApiCall, checkCustomApiCallEditor, customApiCallWorkflow, httpRequestNodeVersion } from './custom-api-call';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 import { loadPackageSource } from '../../harness/package-source';
@@ -245,6 +248,8 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	const transitionSink = await startSink();
 	// examples/web-form-to-contact.json sent twice, on one version only (web-form.ts).
 	let webForm: WebFormScenario | undefined;
+	// examples/web-form-to-lead.json sent twice, on the same version (web-form-lead.ts).
+	let webFormLead: WebFormLeadScenario | undefined;
 	const contactSink = await startSink('/loan-crm-contacts');
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
@@ -262,6 +267,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		await timings.step('install the package into the user folder', () => installPackage(n8n.userFolder, pack));
 		const credential: CredentialRef = { id: CREDENTIAL_ID, name: 'Loan CRM sandbox' };
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webForm = await webFormScenario(sandbox, credential);
+		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webFormLead = await webFormLeadScenario(credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
 		const ids = sandbox.data.ids;
 		const cases = contractCases(sandbox);
@@ -287,6 +293,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			mcpWorkflow(credential, addedTools),
 			transitionWorkflow(transitionSink.url, credential),
 			...(webForm ? [webForm.workflow] : []),
+			...(webFormLead ? [webFormLead.workflow] : []),
 			contactsTriggerWorkflow(contactSink.url, credential),
 			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
@@ -397,6 +404,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			const errorScenario = await timings.step('error workflow: import, publish its failing webhook workflow', () => prepareErrorWorkflows(n8n, credential));
 			await timings.step('n8n publish:workflow (Deal Status Changed)', () => n8n.publish(WORKFLOW_IDS.transition));
 			if (webForm) await timings.step('n8n publish:workflow (web form example)', () => n8n.publish(WEB_FORM_WORKFLOW_ID));
+			if (webFormLead) await timings.step('n8n publish:workflow (web form → lead example)', () => n8n.publish(WEB_FORM_LEAD_WORKFLOW_ID));
 			await timings.step('n8n publish:workflow (Contacts Trigger)', () => n8n.publish(WORKFLOW_IDS.contacts));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start(port));
@@ -413,6 +421,13 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 				record('examples/web-form-to-contact.json, its form sent twice: one contact and one reference (the second run finds both)', webFormProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
 			} else {
 				console.log(`  SKIP    examples/web-form-to-contact.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
+			}
+			const webFormLeadRun = webFormLead;
+			if (webFormLeadRun) {
+				const leadProblems = await timings.step('web form → lead example: the form sent twice', () => checkWebFormLeadTwice(port, sandbox, webFormLeadRun));
+				record('examples/web-form-to-lead.json, its form sent twice: one lead, one note per submission (the second run finds the deal)', leadProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
+			} else {
+				console.log(`  SKIP    examples/web-form-to-lead.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
 			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
 			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
@@ -453,6 +468,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		sink.server.close();
 		transitionSink.server.close();
 		webForm?.sink.close();
+		webFormLead?.sink.close();
 		contactSink.server.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
