@@ -9,7 +9,7 @@ import { join } from 'path';
 
 import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { REPO_ROOT, START_NODE_TYPE, runWorkflow } from '../../harness';
+import { REPO_ROOT, START_NODE_TYPE, runPoll, runWorkflow } from '../../harness';
 import type { OperationKey } from '../../harness/operation-examples';
 import { operationExamples } from '../../harness/operation-examples';
 import type { LoggedRequest } from '../../sandbox';
@@ -172,6 +172,24 @@ describe('Lead → Create', () => {
 		const integration = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', email: 'z@example.com', externalIntegration: 'i'.repeat(101) });
 		expect(integration.error?.message).toContain('at most 100 characters');
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
+	});
+});
+
+describe('a lead and the Loan CRM Deals Trigger', () => {
+	afterEach(() => env.sandbox.data.setNow(() => new Date()));
+
+	it('Deal Created emits the lead as a new deal (its id the lead id), once', async () => {
+		const start = Date.now();
+		env.sandbox.data.setNow(() => new Date(start));
+		const state: IDataObject = {};
+		const poll = async () => ((await runPoll({ nodeType: 'loanCrmDealsTrigger', parameters: { event: 'dealCreated' }, credentials: env.store, staticData: state }))?.[0] ?? []).map((item) => item.json);
+		expect(await poll()).toEqual([]);
+		env.sandbox.data.setNow(() => new Date(start + 5000));
+		const lead = jsonOf(await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', firstName: 'Trigger', lastName: 'Test', email: 'trigger.test@example.com' }))[0];
+		const emitted = await poll();
+		expect(emitted.map((item) => item.id)).toEqual([lead.id]);
+		expect(emitted[0]).toMatchObject({ type: 'deals', dealStatus: 'NewLeads', name: 'Test, Trigger' });
+		expect(await poll()).toEqual([]);
 	});
 });
 
