@@ -28,13 +28,17 @@ describe('the examples as npm run dev imports them', () => {
 	});
 
 	it('disables the Slack node (no Slack credential in dev) and says so on the sticky note; the Form Trigger stays', () => {
-		expect(disabled).toEqual(['Loan CRM: deal settled → Slack message: Post to #settlements']);
+		expect(disabled).toEqual(['Loan CRM: deal settled → Slack message: Post to #settlements', 'Loan CRM: web form → lead + note → Slack: Post to #new-leads']);
 		const slack = workflows.find((workflow) => workflow.name.includes('Slack'));
 		expect(slack?.nodes.filter((node) => node.disabled === true).map((node) => node.type)).toEqual(['n8n-nodes-base.slack']);
 		const note = slack?.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
 		expect(String(note?.parameters.content)).toContain('**In `npm run dev`:** *Post to #settlements* is imported disabled');
 		const form = workflows.find((workflow) => workflow.nodes.some((node) => node.type === 'n8n-nodes-base.formTrigger'));
 		expect(form?.nodes.filter((node) => node.disabled === true)).toEqual([]);
+		// web-form-to-lead.json: its Slack node off, its Form Trigger and Loan CRM nodes on.
+		const lead = workflows.find((workflow) => workflow.nodes.some((node) => node.type === 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks'));
+		expect(lead?.nodes.filter((node) => node.disabled === true).map((node) => node.name)).toEqual(['Post to #new-leads']);
+		expect(String(lead?.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote')?.parameters.content)).toContain('*Post to #new-leads* is imported disabled');
 	});
 
 	it('leaves the files in examples/ as users import them', () => {
