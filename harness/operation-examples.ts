@@ -166,6 +166,19 @@ export function operationExamples(ids: FixtureIds) {
 				title: 'Called the client',
 				detail: 'Wants a call back about refinancing on Friday.',
 			},
+			request: {
+				method: 'POST',
+				path: '/jsonapi/deal-notes',
+				query: {},
+				body: {
+					data: {
+						type: 'deal-notes',
+						attributes: { title: 'Called the client', detail: 'Wants a call back about refinancing on Friday.' },
+						relationships: { deal: { data: { type: 'deals', id: ids.dealWithoutNotes } } },
+					},
+				},
+				status: 201,
+			},
 		},
 		'loanCrmDeals/dealNote.update': {
 			node: 'loanCrmDeals',
@@ -290,6 +303,31 @@ export function operationExamples(ids: FixtureIds) {
 				externalReference: 'FORM-0001',
 				externalIntegration: 'MyIntegrationSource',
 				additionalFields: { title: 'Mr', hasMarketingConsent: true, noteTitle: 'Website enquiry', noteDetails: 'Looking to refinance', utmSource: 'facebook' },
+			},
+			request: {
+				method: 'POST',
+				path: '/jsonapi/leads',
+				query: {},
+				body: {
+					data: {
+						type: 'leads',
+						attributes: {
+							firstName: 'Fred',
+							lastName: 'Flintstone',
+							email: 'fred@bedrock.com',
+							mobile: '+61412345678',
+							contactMatchExisting: 'EmailMobile',
+							externalReference: 'FORM-0001',
+							externalIntegration: 'MyIntegrationSource',
+							title: 'Mr',
+							hasMarketingConsent: true,
+							noteTitle: 'Website enquiry',
+							noteDetails: 'Looking to refinance',
+							utmSource: 'facebook',
+						},
+					},
+				},
+				status: 201,
 			},
 		},
 		'loanCrmLeadsAndTasks/task.update': {

@@ -198,20 +198,6 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			// Beyond the seed: from the service's public API description (POST /jsonapi/deal-notes).
 			...example('loanCrmDeals/dealNote.create'),
 			name: 'Deals: dealNote.create',
-			requests: [
-				{
-					method: 'POST',
-					path: '/jsonapi/deal-notes',
-					status: 201,
-					check: bodyIs({
-						data: {
-							type: 'deal-notes',
-							attributes: { title: 'Called the client', detail: 'Wants a call back about refinancing on Friday.' },
-							relationships: { deal: { data: { type: 'deals', id: ids.dealWithoutNotes } } },
-						},
-					}),
-				},
-			],
 			check: (items) => [...count(items, 1), ...fields('created note', items[0], { type: 'deal-notes', title: 'Called the client' })],
 		},
 		{
@@ -340,32 +326,6 @@ export function operationCases(ids: FixtureIds, customStatusOfDeal: string): Ope
 			// Beyond the seed: from the service's public API description (POST /jsonapi/leads).
 			...example('loanCrmLeadsAndTasks/lead.create'),
 			name: 'Leads & Tasks: lead.create',
-			requests: [
-				{
-					method: 'POST',
-					path: '/jsonapi/leads',
-					status: 201,
-					check: bodyIs({
-						data: {
-							type: 'leads',
-							attributes: {
-								firstName: 'Fred',
-								lastName: 'Flintstone',
-								email: 'fred@bedrock.com',
-								mobile: '+61412345678',
-								contactMatchExisting: 'EmailMobile',
-								externalReference: 'FORM-0001',
-								externalIntegration: 'MyIntegrationSource',
-								title: 'Mr',
-								hasMarketingConsent: true,
-								noteTitle: 'Website enquiry',
-								noteDetails: 'Looking to refinance',
-								utmSource: 'facebook',
-							},
-						},
-					}),
-				},
-			],
 			check: (items) => [
 				...count(items, 1),
 				...fields('created lead', items[0], { type: 'leads', dealStatus: 'NewLeads' }),
