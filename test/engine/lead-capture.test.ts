@@ -188,7 +188,7 @@ describe('a lead and the Loan CRM Deals Trigger', () => {
 		const lead = jsonOf(await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', firstName: 'Trigger', lastName: 'Test', email: 'trigger.test@example.com' }))[0];
 		const emitted = await poll();
 		expect(emitted.map((item) => item.id)).toEqual([lead.id]);
-		expect(emitted[0]).toMatchObject({ type: 'deals', dealStatus: 'NewLeads', name: 'Test, Trigger' });
+		expect(emitted[0]).toMatchObject({ dealStatus: 'NewLeads', name: 'Test, Trigger' });
 		expect(await poll()).toEqual([]);
 	});
 });

@@ -127,7 +127,7 @@ export async function execute(this: ActionContext, operation: Operation, itemInd
 	return withIdAlias(operation, ifExists === 'createAnother' ? written : written.map(createdOutcome));
 }
 
-/** The record's id also under the name the catalogue gives it (a lead's `dealId`), right after `id`. */
+/** The record's id also under the name the catalogue gives it (a lead's `dealId`), right after `id` and `type`. */
 function withIdAlias(operation: Operation, results: ActionResult): ActionResult {
 	const alias = operation.idAlias;
 	if (alias === undefined) return results;
@@ -135,7 +135,7 @@ function withIdAlias(operation: Operation, results: ActionResult): ActionResult 
 		const item: IDataObject = {};
 		for (const [key, value] of Object.entries(record)) {
 			item[key] = value;
-			if (key === 'id') item[alias] = value;
+			if (key === 'type') item[alias] = record.id;
 		}
 		return item;
 	});
