@@ -10,6 +10,7 @@ import { join } from 'path';
 import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { REPO_ROOT, START_NODE_TYPE, runPoll, runWorkflow } from '../../harness';
+import { createToolRegistry, runAgent, toolAsTheEditorAddsIt } from '../../harness/tools';
 import type { OperationKey } from '../../harness/operation-examples';
 import { operationExamples } from '../../harness/operation-examples';
 import type { LoggedRequest } from '../../sandbox';
@@ -382,5 +383,45 @@ describe('examples/web-form-to-lead.json', () => {
 		]);
 		for (const note of posts().slice(1)) expect(bodyOf(note).data.relationships).toEqual({ deal: { data: { type: 'deals', id: String(lead.dealId) } } });
 		expect(env.sandbox.data.count('integrations')).toBe(integrations + 1);
+	});
+});
+
+describe('as AI agent tools (version 1.1, as the editor adds them)', () => {
+	it('the model fills the person and the note of a lead, and the title and detail of a note on the deal it names', async () => {
+		const registry = createToolRegistry();
+		const tools = [
+			toolAsTheEditorAddsIt(registry, 'loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create' }),
+			toolAsTheEditorAddsIt(registry, 'loanCrmDeals', { resource: 'dealNote', operation: 'create' }),
+		];
+		const listed = await runAgent(registry, env.store, tools, []);
+		const byName = Object.fromEntries(listed.tools.map((tool) => [tool.name, tool]));
+		expect(Object.keys(byName).sort()).toEqual(['Create_a_deal_note_in_Loan_CRM', 'Create_a_lead_in_Loan_CRM']);
+		expect(Object.keys(byName.Create_a_lead_in_Loan_CRM.schema).sort()).toEqual(
+			['First_Name', 'Last_Name', 'Email', 'Mobile', 'Title', 'Preferred_Name', 'Date_Of_Birth', 'Has_Marketing_Consent', 'Note_Title', 'Note_Details', 'If_Already_Exists'].sort(),
+		);
+		expect(byName.Create_a_lead_in_Loan_CRM.description).toContain("the lead's ID is that deal's ID");
+		expect(Object.keys(byName.Create_a_deal_note_in_Loan_CRM.schema).sort()).toEqual(['Deal', 'Detail', 'Title']);
+		const { answers } = await runAgent(registry, env.store, tools, [
+			{ tool: 'Create_a_lead_in_Loan_CRM', args: { First_Name: 'Ada', Last_Name: 'Lovelace', Email: 'ada@example.com', Note_Title: 'Chat enquiry', Note_Details: 'Wants to refinance' } },
+		]);
+		expect(answers.map((answer) => answer.error)).toEqual([undefined]);
+		const lead = (answers[0].answer as unknown as IDataObject[])[0];
+		expect(lead).toMatchObject({ type: 'leads', dealStatus: 'NewLeads' });
+		const note = await runAgent(registry, env.store, tools, [{ tool: 'Create_a_deal_note_in_Loan_CRM', args: { Deal: Number(lead.dealId), Title: 'Called back', Detail: 'Booked a meeting' } }]);
+		expect(note.answers.map((answer) => answer.error)).toEqual([undefined]);
+		expect(requestLines()).toEqual(['POST /jsonapi/leads', 'POST /jsonapi/deal-notes']);
+		expect(bodyOf(posts()[0]).data.attributes).toEqual({
+			firstName: 'Ada',
+			lastName: 'Lovelace',
+			email: 'ada@example.com',
+			contactMatchExisting: 'Email',
+			noteTitle: 'Chat enquiry',
+			noteDetails: 'Wants to refinance',
+		});
+		expect(bodyOf(posts()[1]).data).toEqual({
+			type: 'deal-notes',
+			attributes: { title: 'Called back', detail: 'Booked a meeting' },
+			relationships: { deal: { data: { type: 'deals', id: String(lead.dealId) } } },
+		});
 	});
 });
