@@ -177,7 +177,7 @@ const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 	externalReference: { kind: 'string', writable: true, writeOnly: true, maxLength: 255, description: "The lead's ID in the system it came from, e.g. the form submission's ID (max 255 characters); stored on the deal with the integration" },
 	externalIntegration: { kind: 'string', writable: true, writeOnly: true, maxLength: 100, description: 'Name of that system as an integration in Loan CRM, e.g. Website Form (max 100 characters)' },
 	externalIntegrationAllowCreate: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether Loan CRM creates the integration when none has that name (else the lead is refused)' },
-	sendNotification: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether Loan CRM notifies the adviser of the new lead' },
+	sendNotification: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether Loan CRM sends its notification of the new lead (the public API description does not say to whom)' },
 };
 
 const created: AttributeSpec = { kind: 'dateTime', description: 'When the record was created (UTC)' };
