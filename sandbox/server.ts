@@ -47,7 +47,7 @@ interface QueuedFault {
 	remaining: number;
 }
 
-/** Token bucket; refills continuously with the sandbox's clock. */
+/** Token bucket; refills continuously with the sandbox's clock, or the one its config gives. */
 class Bucket {
 	private tokens: number;
 	private last: number;
@@ -413,7 +413,7 @@ export class SandboxServer {
 	}
 
 	setRateLimit(config: false | RateLimitConfig): void {
-		this.bucket = config ? new Bucket(config, this.clock) : undefined;
+		this.bucket = config ? new Bucket(config, config.clock ?? this.clock) : undefined;
 	}
 
 	setLatency(config: false | LatencyConfig): void {

@@ -119,6 +119,12 @@ export interface FaultMatch {
 export interface RateLimitConfig {
 	capacity: number;
 	refillPerSecond: number;
+	/**
+	 * The clock the bucket refills by and `retry-after` is measured on (ms since the epoch); default
+	 * the sandbox's `clock`. A test or the bench passes a virtual clock that the client reads too, so hours of
+	 * refill pass without waiting.
+	 */
+	clock?: () => number;
 }
 
 /** A relationship value as returned by the data helpers. */

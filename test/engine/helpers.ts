@@ -8,6 +8,7 @@ import type { RunResult } from '../../harness';
 import { CredentialStore, REPO_ROOT, START_NODE_TYPE, runNode, sandboxCredential } from '../../harness';
 import type { LoggedRequest, Sandbox, SandboxOptions } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
+import { forgetRateBudgets } from '../../nodes/shared/requests/rateBudget';
 
 export interface EngineContext {
 	sandbox: Sandbox;
@@ -29,6 +30,8 @@ export function useSandbox(options: SandboxOptions = {}, credentialOverrides: Pa
 	beforeEach(() => {
 		context.sandbox.clearFaults();
 		context.sandbox.clearLog();
+		// The credential's rate-limit budget lives as long as the process; each test starts afresh.
+		forgetRateBudgets();
 	});
 	afterAll(async () => {
 		await context.sandbox?.close();

@@ -9,6 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { BASELINE_REQUESTS_PER_POLL } from '../../nodes/shared/trigger/statusTransitions';
 import { PollAbandoned, runPoll } from '../../harness';
 import { useSandbox } from './helpers';
+import { forgetRateBudgets } from '../../nodes/shared/requests/rateBudget';
 
 const DEALS = 25_000;
 const env = useSandbox({ sizes: { deals: DEALS } });
@@ -122,6 +123,8 @@ describe('the baseline of Deal Status Changed (all statuses) against 25,000 deal
 		expect(firstSlice).toHaveLength(49 * 100);
 		expect((state.baseline as { after: { id: string } }).after.id).toBe(firstSlice[firstSlice.length - 1]);
 		const read = [...firstSlice];
+		// The next polls come after the hour the 429 asked for (the budget would hold them until then).
+		forgetRateBudgets();
 		while (state.baseline !== undefined) {
 			env.sandbox.clearLog();
 			await poll(ANY_MOVE, state);
@@ -137,6 +140,8 @@ describe('the baseline of Deal Status Changed (all statuses) against 25,000 deal
 		expect(await poll(ANY_MOVE, state)).toEqual([]);
 		expect(state).toEqual({});
 		env.sandbox.clearLog();
+		// The next poll comes after the hour the 429 asked for (the budget would hold it until then).
+		forgetRateBudgets();
 		await poll(ANY_MOVE, state);
 		expect(env.sandbox.apiRequests()).toHaveLength(BASELINE_REQUESTS_PER_POLL);
 		expect(state.baseline).toBeDefined();

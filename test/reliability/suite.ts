@@ -9,6 +9,7 @@ import type { RunResult } from '../../harness';
 import { CredentialStore, runNode, sandboxCredential } from '../../harness';
 import type { RateLimitConfig, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
+import { forgetRateBudgets } from '../../nodes/shared/requests/rateBudget';
 
 type Category = 'token endpoint' | 'api auth' | 'transient' | 'hostile responses' | 'hostile input' | 'nothing lost' | 'secrets';
 
@@ -73,6 +74,8 @@ export function defineReliabilitySuite(rateLimit: false | RateLimitConfig): void
 	beforeEach(() => {
 		sandbox.clearFaults();
 		sandbox.clearLog();
+		// The credential's rate-limit budget lives as long as the process; each case starts afresh.
+		forgetRateBudgets();
 	});
 
 	afterAll(async () => {
@@ -191,8 +194,8 @@ export function defineReliabilitySuite(rateLimit: false | RateLimitConfig): void
 		it('429 beyond the retry budget: a clear error after a bounded number of attempts', async () => {
 			sandbox.injectFault({ kind: 'api' }, { status: 429, headers: { 'retry-after': '0' } }, Infinity);
 			const result = await run('transient', 'loanCrmDeals', listDeals);
-			expect(result.error?.message).toBe('Loan CRM rate limit reached (429) after 4 attempt(s)');
-			expect(sandbox.apiRequests()).toHaveLength(4);
+			expect(result.error?.message).toBe('Loan CRM rate limit reached (429) after 10 attempt(s)');
+			expect(sandbox.apiRequests()).toHaveLength(10);
 		});
 
 		it('429 on a write waits and repeats it: the service refused it before doing anything', async () => {

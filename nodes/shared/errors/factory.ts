@@ -91,6 +91,41 @@ const API_ERRORS = {
 		description: 'The Loan CRM credential could not get an access token, so no request was sent to the API.',
 		response: { message: problem },
 	}),
+	/**
+	 * The rate-limit budget would make a request wait longer than the node's When Rate Limited
+	 * option allows: nothing more was sent for it. `reason`: a 429's `retry-after` still ahead, or the
+	 * refill the last `x-ratelimit-*` headers imply.
+	 */
+	rateLimitWait: (details: {
+		waitSeconds: number;
+		reason: 'retryAfter' | 'refill';
+		remaining?: number;
+		limit?: number;
+		limitMinutes: number;
+		option: string;
+		method: string;
+		path: string;
+		/** 429s this request met before. */
+		attempts: number;
+	}): Made => {
+		const { waitSeconds, reason, remaining, limit, limitMinutes, option, method, path, attempts } = details;
+		const message = 'Loan CRM rate limit: the wait is longer than When Rate Limited allows';
+		const asked =
+			reason === 'retryAfter'
+				? `The service asked to wait ${waitSeconds} seconds (retry-after of a 429). `
+				: `The rate-limit budget${remaining !== undefined && limit !== undefined ? ` (${remaining} of ${limit} tokens left, refilled over 5 minutes)` : ''} covers this request in ${waitSeconds} seconds. `;
+		const allowed = limitMinutes > 0 ? `This node waits at most ${limitMinutes} minute(s)` : 'This node is set not to wait';
+		const sent = attempts > 0 ? ' The service refused it with 429, so it was not processed; it was not sent again.' : ' Nothing more was sent for it.';
+		return {
+			message,
+			description:
+				`${asked}${allowed} ("${option}").${sent} ` +
+				'Raise that option (0 fails at once; the default, 10, lets a job of any size finish at the pace of the budget), lower Requests in Parallel or split the job so that other workflows on this credential get their share, or run it outside business hours (08:00–18:00 AEST), when the service allows more.',
+			response: { message, status: attempts > 0 ? 429 : null, request: `${method} /jsonapi${path}`, waitSeconds },
+			// Rate limited either way: callers that end quietly on a 429 (a trigger's baseline) do so here too.
+			httpCode: '429',
+		};
+	},
 	repeatedPage: ({ path }: { path: string }): Made => ({
 		message: `Loan CRM returned the same page again while paging through /jsonapi${path}`,
 		description:

@@ -6,10 +6,12 @@
 
 /** How hard the transport tries before giving up. */
 export const RETRY_POLICY = {
-	/** Attempts in all when the service answers 429. */
-	rateLimitAttempts: 4,
-	/** Longest `retry-after` the node waits for; a longer one fails at once with the wait in the message. */
-	maxRetryAfterSeconds: 60,
+	/**
+	 * Attempts in all when the service answers 429 (not processed, so repeated whatever the method).
+	 * Pacing (rateBudget.ts) keeps 429s rare; several are met only when other processes spend the
+	 * same budget, and each waits its `retry-after` within Request Options → When Rate Limited.
+	 */
+	rateLimitAttempts: 10,
 	/** Wait when a 429 carries no usable `retry-after`. */
 	defaultRetryAfterSeconds: 2,
 	/** Attempts in all for a GET that meets 502/503/504 or a dropped connection. */
@@ -43,3 +45,15 @@ export const MAX_REQUESTS_IN_PARALLEL = 16;
  * author sets, and version 1 tools, are not bounded.
  */
 export const AGENT_LIMIT_CEILING = 100;
+
+/**
+ * Request Options → When Rate Limited, Wait Up To (Minutes): the longest a request waits for the
+ * rate-limit budget (its turn, the refill the headers imply, a 429's `retry-after`) before it fails.
+ * The bucket refills in full every 5 minutes, so any request of a paced job is covered within one
+ * refill period of its turn; 10 minutes adds a second for the requests of other executions queued
+ * before it and for a service that refills slower than its headers say. So a job of any size
+ * finishes, at the pace of the budget.
+ */
+export const DEFAULT_RATE_LIMIT_WAIT_MINUTES = 10;
+/** A day: longer waits are a stuck job rather than a plan. */
+export const MAX_RATE_LIMIT_WAIT_MINUTES = 1440;

@@ -5,8 +5,8 @@
  * - the credential's connection settings, read once;
  * - the request slots: the bound of requests in flight that everything the run pages at once
  *   shares (several input items each paging id ranges still make Requests in Parallel in all);
- * - the run-wide pause after a 429 (the rate-limit budget is shared, so one retry-after holds for
- *   every request of the run, in flight or not);
+ * - how long a request may wait for the rate-limit budget (the node's When Rate Limited option;
+ *   the budget itself is the credential's, shared by the process: rateBudget.ts);
  * - the first-exchange gate: requests sent in parallel wait for the run's first answer, so a token
  *   missing at the start is fetched once (not once per request in flight), and a failing token
  *   endpoint or a rejected token stops the others before they are sent;
@@ -16,11 +16,12 @@
  * The process-wide sharing of tokens between runs is the credential's (credentials/accessTokens.ts).
  */
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
+import { credentialFingerprint } from '../../../credentials/accessTokens';
 import { serviceBaseUrl } from '../../../credentials/baseUrl';
 import type { FailedExchange } from '../errors/apiFailure';
 import { Slots } from './parallel';
+import { DEFAULT_RATE_LIMIT_WAIT_MINUTES } from './policy';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -32,6 +33,8 @@ export interface ConnectionSettings {
 	userId: string;
 	/** Credential values no error text may contain. */
 	secrets: string[];
+	/** Which rate-limit budget the requests spend: the fingerprint of the credential values, as for the shared tokens. */
+	budgetKey: string;
 }
 
 /** A credential value that makes every request impossible; reported per request, with its item. */
@@ -50,8 +53,14 @@ export class RunContext {
 
 	private slots?: Slots;
 
-	/** Until then (`Date.now()` ms) no request of the run is sent. */
-	private pausedUntil = 0;
+	/**
+	 * The longest a request of the run waits for the rate-limit budget (ms); 0: never wait, a 429
+	 * fails at once. Set by the node from its When Rate Limited option.
+	 */
+	rateLimitWaitMs = DEFAULT_RATE_LIMIT_WAIT_MINUTES * 60_000;
+
+	/** The option as the node shows it, for the message of a wait longer than it allows. */
+	rateLimitWaitOption = 'Request Options → When Rate Limited, Wait Up To (Minutes)';
 
 	/** Settles when the run's first request has its answer. */
 	private firstExchange?: Promise<void>;
@@ -79,20 +88,6 @@ export class RunContext {
 			return await exchange();
 		} finally {
 			answered();
-		}
-	}
-
-	/** After a 429: no request of the run is sent for `seconds` (a longer pause already set stays). */
-	pauseFor(seconds: number): void {
-		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + seconds * 1000);
-	}
-
-	/** Waits while the run is paused (the pause may be extended meanwhile). */
-	async whilePaused(): Promise<void> {
-		for (;;) {
-			const wait = this.pausedUntil - Date.now();
-			if (wait <= 0) return;
-			await sleep(wait);
 		}
 	}
 
@@ -126,5 +121,5 @@ async function readSettings(context: RequestContext): Promise<SettingsOutcome> {
 	const secrets = [credentials.clientSecret, credentials.accessToken]
 		.map((value) => (typeof value === 'string' ? value : ''))
 		.filter((value) => value.length > 0);
-	return { settings: { baseUrl, userId, secrets } };
+	return { settings: { baseUrl, userId, secrets, budgetKey: credentialFingerprint(credentials) } };
 }

@@ -6,9 +6,13 @@
  * What is repeated, exactly:
  * - 401: once, after one new token, whatever the method (the service refused the request before
  *   doing anything; see `send`). A second 401 fails the run's later requests at once (runContext.ts).
- * - 429: after `retry-after` (2 s without one), up to 4 attempts in all, whatever the method, writes
+ * - 429: after `retry-after` (2 s without one), up to 10 attempts in all, whatever the method, writes
  *   included: a 429 means the service did not process the request. The wait holds for every
- *   request of the run. A `retry-after` above 60 s fails at once.
+ *   request of the credential in the process (rateBudget.ts).
+ * Before any of that, each request waits for its turn in the credential's rate-limit budget
+ * (rateBudget.ts): when the tokens left would not cover it and the requests in flight, it waits for
+ * the refill the headers imply instead of being sent into a 429. A request that would wait longer
+ * than the node's When Rate Limited option allows fails at once, saying how long and what to do.
  * - 502, 503, 504 and a dropped or timed-out connection: GET only, up to 4 attempts (0.3, 1, 2.5 s
  *   apart). A write is never repeated after such an uncertain failure: it may have been applied,
  *   and its error says to check the record.
@@ -16,7 +20,6 @@
  * The numbers are RETRY_POLICY (policy.ts).
  */
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { heldToken, rememberRejectedToken } from '../../../credentials/accessTokens';
 import { MEDIA_TYPE } from '../../../credentials/mediaTypes';
@@ -27,6 +30,8 @@ import type { Explain } from '../errors/hints';
 import type { Document, QueryParameters } from '../service/jsonapi';
 import { buildQueryString } from '../service/jsonapi';
 import { RETRY_POLICY } from './policy';
+import type { RateBudget, Ticket } from './rateBudget';
+import { costClassOf, parseRetryAfter, rateBudgetFor, rateLimitClock, readRateLimitHeaders } from './rateBudget';
 import type { ConnectionSettings, RequestContext, RunContext } from './runContext';
 import { CREDENTIAL_TYPE, runContextOf } from './runContext';
 
@@ -66,15 +71,6 @@ async function settingsOf(context: RequestContext, run: RunContext, itemIndex: n
 			: operationError(context.getNode(), problem.kind, { userId: problem.userId }, { itemIndex });
 	}
 	return outcome.settings;
-}
-
-function parseRetryAfter(value: string | undefined): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const trimmed = value.trim();
-	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed));
-	const date = Date.parse(trimmed);
-	if (Number.isNaN(date)) return undefined;
-	return Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 function lowerCaseHeaders(headers: unknown): Record<string, string> {
@@ -222,11 +218,19 @@ async function exchange(context: RequestContext, run: RunContext, request: ApiRe
 	}
 
 	const isGet = request.method === 'GET';
+	const budget = rateBudgetFor(settings.budgetKey);
+	const costClass = costClassOf(request.method, request.path, request.query);
+	const clock = rateLimitClock();
+	let waitedMs = 0;
 	let rateLimitAttempts = 0;
 	let transientAttempts = 0;
 	for (;;) {
-		await run.whilePaused();
+		const ticket = await turnInBudget(context, run, budget, costClass, request, waitedMs, rateLimitAttempts, place);
+		waitedMs += ticket.waitedMs;
 		const outcome = await send(context, options);
+		const rateHeaders = readRateLimitHeaders(outcome.headers, clock.now());
+		if (outcome.status === 429) rateHeaders.retryAfterSeconds ??= RETRY_POLICY.defaultRetryAfterSeconds;
+		budget.settle(ticket, outcome.status, rateHeaders, costClass);
 
 		const failure: FailedExchange = {
 			method: request.method,
@@ -258,14 +262,10 @@ async function exchange(context: RequestContext, run: RunContext, request: ApiRe
 
 		if (status === 429) {
 			rateLimitAttempts += 1;
-			const retryAfter = parseRetryAfter(outcome.headers['retry-after']);
-			failure.retryAfterSeconds = retryAfter;
+			failure.retryAfterSeconds = parseRetryAfter(outcome.headers['retry-after'], clock.now());
 			failure.attempts = rateLimitAttempts;
-			const wait = retryAfter ?? RETRY_POLICY.defaultRetryAfterSeconds;
-			if (rateLimitAttempts < RETRY_POLICY.rateLimitAttempts && wait <= RETRY_POLICY.maxRetryAfterSeconds) {
-				run.pauseFor(wait);
-				continue;
-			}
+			// Not processed: repeated after its retry-after (the next turn in the budget waits for it).
+			if (rateLimitAttempts < RETRY_POLICY.rateLimitAttempts) continue;
 			throw apiError(node, 'apiFailure', { failure, explain: request.explain }, place);
 		}
 
@@ -278,7 +278,7 @@ async function exchange(context: RequestContext, run: RunContext, request: ApiRe
 			if (!isGet) {
 				failure.notRetried = true;
 			} else if (transientAttempts < RETRY_POLICY.transientAttempts) {
-				await sleep(RETRY_POLICY.backoffMs[transientAttempts - 1] ?? 2500);
+				await clock.sleep(RETRY_POLICY.backoffMs[transientAttempts - 1] ?? 2500);
 				continue;
 			}
 		}
@@ -287,4 +287,39 @@ async function exchange(context: RequestContext, run: RunContext, request: ApiRe
 		if (status === 401) run.rejectedToken = failure;
 		throw apiError(node, 'apiFailure', { failure, explain: request.explain }, place);
 	}
+}
+
+/**
+ * Waits for the request's turn in the credential's rate-limit budget, within what is left of the
+ * run's When Rate Limited wait; a longer wait fails the request at once with how long it would be.
+ */
+async function turnInBudget(
+	context: RequestContext,
+	run: RunContext,
+	budget: RateBudget,
+	costClass: string,
+	request: ApiRequest,
+	waitedMs: number,
+	rateLimitAttempts: number,
+	place: { secrets: string[]; itemIndex?: number },
+): Promise<Ticket> {
+	const limitMs = run.rateLimitWaitMs;
+	const admission = await budget.admit(costClass, limitMs <= 0 ? { paced: false } : { paced: true, maxWaitMs: Math.max(0, limitMs - waitedMs) }, run);
+	if ('ticket' in admission) return admission.ticket;
+	throw apiError(
+		context.getNode(),
+		'rateLimitWait',
+		{
+			waitSeconds: Math.ceil(admission.refused.waitMs / 1000),
+			reason: admission.refused.reason,
+			remaining: admission.refused.remaining,
+			limit: admission.refused.limit,
+			limitMinutes: limitMs / 60_000,
+			option: run.rateLimitWaitOption,
+			method: request.method,
+			path: request.path,
+			attempts: rateLimitAttempts,
+		},
+		place,
+	);
 }

@@ -1,0 +1,337 @@
+/**
+ * The service's rate limit as the client sees it, and the pacing that keeps requests inside it.
+ *
+ * The service meters each client with a token bucket that refills over 5 minutes: every answer says
+ * the bucket's size (`x-ratelimit-limit`, tokens per 5 minutes), what is left after the request
+ * (`x-ratelimit-remaining`) and what the request cost (`x-ratelimit-cost`); an empty bucket answers
+ * 429 with `retry-after`, and a 429 was not processed.
+ *
+ * A `RateBudget` keeps the last thing the service said, the requests on their way, and the cost each
+ * kind of request had, and from that tells a request when it may go: when the tokens left, minus
+ * those the requests in flight will spend, cover its cost, at once; otherwise after the refill that
+ * covers it (the bucket refills `limit` tokens per 5 minutes); after a 429, not before its
+ * `retry-after`. Runs (an execution, a poll) take turns, each run's requests in order of arrival,
+ * so a poll that arrives behind a bulk job waits for at most one of the job's requests before each
+ * of its own, never for the job.
+ *
+ * One budget per credential in the process (`rateBudgetFor`), keyed like the shared access tokens
+ * (credentials/accessTokens.ts): every execution, poll and list search with the same credential
+ * values paces against one view of the bucket. Other processes (queue-mode workers) have their own
+ * view; each learns from the headers what the others spent, so their pacing converges too.
+ *
+ * Pure apart from the clock it is given: tests and the bench move a virtual clock (`useRateLimitClock`),
+ * the nodes run on real time.
+ */
+import { sleep } from 'n8n-workflow';
+
+import type { QueryParameters } from '../service/jsonapi';
+
+/** The service's window: `x-ratelimit-limit` tokens refill over this many seconds. */
+export const RATE_LIMIT_WINDOW_SECONDS = 300;
+
+/** What the budget reads the time from and waits with. */
+export interface Clock {
+	/** Milliseconds since the epoch. */
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+export const REAL_CLOCK: Clock = {
+	now: () => Date.now(),
+	sleep: async (ms) => await sleep(ms),
+};
+
+/** The rate-limit headers of one answer, as numbers (absent or unreadable: undefined). */
+export interface RateLimitHeaders {
+	limit?: number;
+	remaining?: number;
+	cost?: number;
+	/** Seconds to wait (from a number of seconds or an HTTP date). */
+	retryAfterSeconds?: number;
+}
+
+function headerNumber(value: string | undefined): number | undefined {
+	if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+	return Number(value);
+}
+
+/** `retry-after` as whole seconds: a number of seconds, or an HTTP date measured against `now`. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const trimmed = value.trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed));
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** Reads the rate-limit headers of an answer (header names in lower case). */
+export function readRateLimitHeaders(headers: Record<string, string>, now: number): RateLimitHeaders {
+	return {
+		limit: headerNumber(headers['x-ratelimit-limit']),
+		remaining: headerNumber(headers['x-ratelimit-remaining']),
+		cost: headerNumber(headers['x-ratelimit-cost']),
+		retryAfterSeconds: parseRetryAfter(headers['retry-after'], now),
+	};
+}
+
+/**
+ * What decides a request's cost, as the service's README describes it: the endpoint (a collection
+ * search, a fetch, a write, a delete), and whether the page number is above 1, the sort is not by
+ * id, and how deep the includes go. Requests of one class cost the same, so the cost an answer
+ * reported is the estimate for the next request of its class.
+ */
+export function costClassOf(method: string, path: string, query: QueryParameters = {}): string {
+	const extra = new Map(query.extra ?? []);
+	const template = path.replace(/\/\d+(?=\/|$)/g, '/{id}');
+	const page = Number(query.pageNumber ?? extra.get('page[number]') ?? 1);
+	const sorted = String(query.sort ?? extra.get('sort') ?? '')
+		.split(',')
+		.map((key) => key.trim())
+		.some((key) => key !== '' && key !== 'id' && key !== '-id');
+	const include = String(query.include ?? extra.get('include') ?? '').trim();
+	const depth = include === '' ? 0 : Math.max(...include.split(',').map((entry) => entry.trim().split('.').length));
+	return [method.toUpperCase(), template, page > 1 ? 'page>1' : '', sorted ? 'sorted' : '', depth > 0 ? `include${depth}` : ''].join(' ');
+}
+
+/** A request let through: its place in sending order and the cost it was expected to have. */
+export interface Ticket {
+	readonly seq: number;
+	readonly cost: number;
+	/** How long it waited for its turn (ms). */
+	readonly waitedMs: number;
+}
+
+/** A request that would have to wait longer than it may. */
+export interface Refusal {
+	/** How long it would have to wait (ms). */
+	waitMs: number;
+	/** Why: the service's `retry-after` after a 429, or the refill the headers imply. */
+	reason: 'retryAfter' | 'refill';
+	/** The last `x-ratelimit-remaining` and `x-ratelimit-limit` seen. */
+	remaining?: number;
+	limit?: number;
+}
+
+interface Waiter {
+	/** Whose request it is (a run: an execution, a poll); requests of one owner keep their order. */
+	owner: object;
+	cost: number;
+	maxWaitMs: number;
+	arrivedAt: number;
+	resolve: (outcome: { ticket: Ticket } | { refused: Refusal }) => void;
+}
+
+/** The last `x-ratelimit-remaining` believed, when it was read, and after which request. */
+interface Observation {
+	remaining: number;
+	at: number;
+	seq: number;
+}
+
+export class RateBudget {
+	/** Tokens per window (`x-ratelimit-limit`), once an answer said it. */
+	private limit?: number;
+
+	private observed?: Observation;
+
+	/** No request is sent before this time (ms): the longest `retry-after` of a 429 still ahead. */
+	private blockedUntil = 0;
+
+	/** Requests sent and not yet answered: sending order → expected cost. */
+	private readonly inFlight = new Map<number, number>();
+
+	private readonly costs = new Map<string, number>();
+
+	private highestCost = 0;
+
+	private sent = 0;
+
+	private readonly queue: Waiter[] = [];
+
+	/** When each owner's last request was let through (sending order). */
+	private readonly lastServed = new WeakMap<object, number>();
+
+	private pumping = false;
+
+	constructor(private readonly clock: Clock) {}
+
+	/** Requests let through and not yet answered. */
+	get requestsInFlight(): number {
+		return this.inFlight.size;
+	}
+
+	/** The cost a request of this class is expected to have: what the last one cost, else the dearest seen. */
+	estimatedCost(costClass: string): number {
+		return this.costs.get(costClass) ?? this.highestCost;
+	}
+
+	/**
+	 * Paced: waits for the request's turn and for the budget to cover it, in order of arrival, at
+	 * most `maxWaitMs`; a request that would wait longer is refused at once (and waits not at all).
+	 * Not paced (the node never waits): let through at once, unless a 429's `retry-after` is still
+	 * ahead, which refuses it.
+	 */
+	async admit(
+		costClass: string,
+		how: { paced: false } | { paced: true; maxWaitMs: number },
+		owner: object = {},
+	): Promise<{ ticket: Ticket } | { refused: Refusal }> {
+		const cost = this.estimatedCost(costClass);
+		if (!how.paced) {
+			const now = this.clock.now();
+			if (this.blockedUntil > now) return { refused: this.refusal(this.blockedUntil - now, 'retryAfter') };
+			return { ticket: this.grant(cost, 0) };
+		}
+		const outcome = new Promise<{ ticket: Ticket } | { refused: Refusal }>((resolve) =>
+			this.queue.push({ owner, cost, maxWaitMs: how.maxWaitMs, arrivedAt: this.clock.now(), resolve }),
+		);
+		void this.pump();
+		return await outcome;
+	}
+
+	/**
+	 * The answer to a request let through: what the service said about the bucket and what the
+	 * request cost. A 429 holds every request of the budget until its `retry-after`.
+	 */
+	settle(ticket: Ticket, status: number | undefined, headers: RateLimitHeaders, costClass: string): void {
+		this.inFlight.delete(ticket.seq);
+		const now = this.clock.now();
+		if (headers.limit !== undefined && headers.limit > 0) this.limit = headers.limit;
+		// An answer to a request sent before the one last believed says less than that one did.
+		if (headers.remaining !== undefined && (this.observed === undefined || ticket.seq > this.observed.seq)) {
+			this.observed = { remaining: headers.remaining, at: now, seq: ticket.seq };
+		}
+		if (headers.cost !== undefined && status !== 429) {
+			this.costs.set(costClass, headers.cost);
+			this.highestCost = Math.max(this.highestCost, headers.cost);
+		}
+		if (status === 429) {
+			if (headers.cost !== undefined && !this.costs.has(costClass)) this.costs.set(costClass, headers.cost);
+			this.highestCost = Math.max(this.highestCost, headers.cost ?? 0);
+			this.holdFor((headers.retryAfterSeconds ?? 0) * 1000, now);
+		}
+	}
+
+	/** No request of this budget is sent for `ms` (a later hold already set stays). */
+	holdFor(ms: number, now = this.clock.now()): void {
+		this.blockedUntil = Math.max(this.blockedUntil, now + ms);
+	}
+
+	/** How long a request of `cost` tokens must wait from now for the budget to cover it (ms). */
+	waitFor(cost: number): { waitMs: number; reason: Refusal['reason'] } {
+		const now = this.clock.now();
+		const held = Math.max(0, this.blockedUntil - now);
+		const refill = this.refillWait(cost, now);
+		return held >= refill ? { waitMs: held, reason: 'retryAfter' } : { waitMs: refill, reason: 'refill' };
+	}
+
+	private refillWait(cost: number, now: number): number {
+		const { limit, observed } = this;
+		if (limit === undefined || observed === undefined) return 0;
+		const perMs = limit / (RATE_LIMIT_WINDOW_SECONDS * 1000);
+		let spendAfter = 0;
+		for (const [seq, reserved] of this.inFlight) if (seq > observed.seq) spendAfter += reserved;
+		// A request dearer than the whole bucket goes when the bucket is full.
+		const needed = Math.min(cost, limit) + spendAfter;
+		const level = Math.min(limit, observed.remaining + (now - observed.at) * perMs);
+		if (level >= needed) return 0;
+		// Nothing in flight can bring the level above the limit: wait for what the bucket can hold.
+		const target = Math.min(needed, limit);
+		if (level >= target) return 0;
+		return Math.ceil((target - level) / perMs);
+	}
+
+	private grant(cost: number, waitedMs: number): Ticket {
+		this.sent += 1;
+		this.inFlight.set(this.sent, cost);
+		return { seq: this.sent, cost, waitedMs };
+	}
+
+	private refusal(waitMs: number, reason: Refusal['reason']): Refusal {
+		return { waitMs, reason, remaining: this.observed?.remaining, limit: this.limit };
+	}
+
+	/**
+	 * Whose turn it is: the waiting request of the owner served longest ago (an owner not served yet
+	 * first), the earliest of that owner's. Owners take turns, so a poll behind a bulk job (or two
+	 * jobs) waits for at most one request of each before each of its own.
+	 */
+	private nextInTurn(): Waiter | undefined {
+		let chosen: Waiter | undefined;
+		let chosenServed = Infinity;
+		for (const waiter of this.queue) {
+			const served = this.lastServed.get(waiter.owner) ?? 0;
+			if (served < chosenServed) {
+				chosen = waiter;
+				chosenServed = served;
+			}
+		}
+		return chosen;
+	}
+
+	/** Serves the queue's head whenever the budget covers it; one pump at a time. */
+	private async pump(): Promise<void> {
+		if (this.pumping) return;
+		this.pumping = true;
+		try {
+			for (;;) {
+				const head = this.nextInTurn();
+				if (head === undefined) return;
+				const { waitMs, reason } = this.waitFor(head.cost);
+				const waited = this.clock.now() - head.arrivedAt;
+				if (waitMs <= 0) {
+					this.queue.splice(this.queue.indexOf(head), 1);
+					const ticket = this.grant(head.cost, waited);
+					this.lastServed.set(head.owner, ticket.seq);
+					head.resolve({ ticket });
+					continue;
+				}
+				if (waited + waitMs > head.maxWaitMs) {
+					this.queue.splice(this.queue.indexOf(head), 1);
+					head.resolve({ refused: this.refusal(waitMs, reason) });
+					continue;
+				}
+				await this.clock.sleep(waitMs);
+			}
+		} finally {
+			this.pumping = false;
+		}
+	}
+}
+
+let clock: Clock = REAL_CLOCK;
+const budgets = new Map<string, RateBudget>();
+
+/** The budget of the credential values with this fingerprint, shared by the whole process. */
+export function rateBudgetFor(fingerprint: string): RateBudget {
+	let budget = budgets.get(fingerprint);
+	if (budget === undefined) {
+		budget = new RateBudget(clock);
+		budgets.set(fingerprint, budget);
+	}
+	return budget;
+}
+
+/** The clock budgets read (real time unless a test or the bench moves its own); forgets every budget. */
+export function useRateLimitClock(next: Clock): void {
+	clock = next;
+	budgets.clear();
+}
+
+/** Forgets every budget (tests: each starts from a process that has not met the service yet). */
+export function forgetRateBudgets(): void {
+	budgets.clear();
+}
+
+/** The clock the budgets read (the transport's other waits use it too). */
+export function rateLimitClock(): Clock {
+	return clock;
+}
+
+/** Requests let through and not yet answered, over every budget of the process. */
+export function rateLimitedRequestsInFlight(): number {
+	let count = 0;
+	for (const budget of budgets.values()) count += budget.requestsInFlight;
+	return count;
+}
