@@ -19,7 +19,7 @@ export interface SandboxOptions {
 	 */
 	dealIds?: readonly number[];
 	/** Token-bucket rate limiting; off by default. */
-	rateLimit?: false | { capacity: number; refillPerSecond: number };
+	rateLimit?: false | RateLimitConfig;
 	/** Access token lifetime (seconds of `clock`); default 3600. */
 	tokenLifetimeSeconds?: number;
 	/**

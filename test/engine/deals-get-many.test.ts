@@ -188,11 +188,25 @@ describe('errors and retries on Deals → Get Many', () => {
 		expect(env.sandbox.apiRequests().map((request) => request.status)).toEqual([429, 200]);
 	});
 
-	it('429 with a retry-after beyond the cap fails at once with the wait in the message', async () => {
+	it('429 with a retry-after beyond When Rate Limited (default 10 minutes) fails at once, saying how long and what to do', async () => {
 		env.sandbox.injectFault({ path: '/jsonapi/deals' }, { status: 429, headers: { 'retry-after': '3600' } });
 		const result = await env.run('loanCrmDeals', getMany({ limit: 2 }));
-		expect(result.error?.message).toMatch(/rate limit reached \(429\)/);
-		expect(result.error?.description).toMatch(/wait 3600 seconds/);
+		expect(result.error?.message).toBe('Loan CRM rate limit: the wait is longer than When Rate Limited allows');
+		expect(result.error?.description).toMatch(
+			/^The service asked to wait 3600 seconds \(retry-after of a 429\)\. This node waits at most 10 minute\(s\) \("Request Options → When Rate Limited, Wait Up To \(Minutes\)"\)\. The service refused it with 429, so it was not processed; it was not sent again\. Raise that option/,
+		);
+		expect(env.sandbox.apiRequests()).toHaveLength(1);
+	});
+
+	it('When Rate Limited 0 fails at once at a 429, however short its retry-after; a bad value fails before any request', async () => {
+		env.sandbox.injectFault({ path: '/jsonapi/deals' }, { status: 429, headers: { 'retry-after': '1' } });
+		const result = await env.run('loanCrmDeals', getMany({ limit: 2, requestOptions: { rateLimitWaitMinutes: 0 } }));
+		expect(result.error?.message).toBe('Loan CRM rate limit: the wait is longer than When Rate Limited allows');
+		expect(result.error?.description).toMatch(/^The service asked to wait 1 seconds \(retry-after of a 429\)\. This node is set not to wait/);
+		expect(env.sandbox.apiRequests()).toHaveLength(1);
+
+		const invalid = await env.run('loanCrmDeals', getMany({ limit: 2, requestOptions: { rateLimitWaitMinutes: -1 } }));
+		expect(invalid.error?.message).toBe('Parameter "Request Options → When Rate Limited, Wait Up To (Minutes)" must be a number of minutes from 0 (fail at once) to 1440; got -1');
 		expect(env.sandbox.apiRequests()).toHaveLength(1);
 	});
 

@@ -11,6 +11,7 @@ import { customRequestProperties } from './customRequest';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
 import { USER_ID_SOURCE, idOnlyProperty, idSourceOf, locatorProperty } from './locators';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
+import { rateLimitWaitProperty } from './rateLimitWait';
 import { RESOURCE_TYPES } from '../service/schema';
 import { hasSummary } from '../service/summary';
 import { AGENT_DEFAULT_LIMIT, fromAIExpression, toolArguments } from './toolArguments';
@@ -54,6 +55,7 @@ const REQUEST_OPTIONS: INodeProperties = {
 			description:
 				'How many requests this node keeps in flight: input items handled at once, or ID ranges paged at once by Return All. 1 sends one request at a time. Lower it when your rate-limit budget is small or other workflows share it.',
 		},
+		rateLimitWaitProperty(),
 	],
 };
 

@@ -1,12 +1,15 @@
 /**
- * Request Options, shown on every operation: the adviser to act as, and how many requests the node
- * keeps in flight.
+ * Request Options, shown on every operation: the adviser to act as, how many requests the node
+ * keeps in flight, and how long a request may wait for the rate-limit budget (the triggers show the
+ * last one under their Options).
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
 
 import { invalidParameter } from '../errors/factory';
 import { locatorValue, parseId } from '../input/values';
-import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
+import { DEFAULT_RATE_LIMIT_WAIT_MINUTES, DEFAULT_REQUESTS_IN_PARALLEL, MAX_RATE_LIMIT_WAIT_MINUTES, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
+import { runContextOf } from '../requests/runContext';
+import { RATE_LIMIT_WAIT_LABEL, RATE_LIMIT_WAIT_OPTION } from '../description/rateLimitWait';
 
 const REQUESTS_IN_PARALLEL_LABEL = 'Request Options → Requests in Parallel';
 
@@ -33,4 +36,36 @@ export function requestsInParallel(context: IExecuteFunctions): number {
 		);
 	}
 	return number;
+}
+
+/** The option as a number of minutes (0 to a day); unset or empty is the default. */
+function rateLimitWaitMinutes(node: INode, value: unknown, label: string): number {
+	if (value === undefined || value === null || value === '') return DEFAULT_RATE_LIMIT_WAIT_MINUTES;
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number < 0 || number > MAX_RATE_LIMIT_WAIT_MINUTES) {
+		throw invalidParameter(node, label, `must be a number of minutes from 0 (fail at once) to ${MAX_RATE_LIMIT_WAIT_MINUTES}; got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+/**
+ * Request Options → When Rate Limited (a node setting: read for the first item), applied to the
+ * run: how long each request may wait for the credential's rate-limit budget.
+ */
+export function applyRateLimitWait(context: IExecuteFunctions): void {
+	const options = context.getNodeParameter('requestOptions', 0, {}) as Record<string, unknown>;
+	const label = `Request Options → ${RATE_LIMIT_WAIT_LABEL}`;
+	setRateLimitWait(context, rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
+}
+
+/** The triggers' Options → When Rate Limited, applied to the poll. */
+export function applyPollRateLimitWait(context: IPollFunctions, options: Record<string, unknown>): void {
+	const label = `Options → ${RATE_LIMIT_WAIT_LABEL}`;
+	setRateLimitWait(context, rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
+}
+
+function setRateLimitWait(context: IExecuteFunctions | IPollFunctions, minutes: number, label: string): void {
+	const run = runContextOf(context);
+	run.rateLimitWaitMs = minutes * 60_000;
+	run.rateLimitWaitOption = label;
 }

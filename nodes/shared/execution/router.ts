@@ -15,7 +15,7 @@ import type { Operation } from '../operation/operation';
 import type { CustomRequestSpec } from '../service/catalogue';
 import { CUSTOM_REQUEST, N8N_CUSTOM_API_CALL } from '../service/catalogue';
 import { forEachIndex } from '../requests/parallel';
-import { requestsInParallel } from './requestOptions';
+import { applyRateLimitWait, requestsInParallel } from './requestOptions';
 import { agentOutputShaper } from './toolOutput';
 
 function errorItem(error: unknown): IDataObject {
@@ -67,6 +67,7 @@ export async function route(
 	const parallel = requestsInParallel(this);
 	const action = async (itemIndex: number): Promise<ActionResult> =>
 		spec.shape === 'custom' ? await customRequest.call(this, spec, itemIndex) : await ACTIONS[spec.shape].call(this, spec, itemIndex, { parallel });
+	applyRateLimitWait(this);
 	const continueOnFail = this.continueOnFail();
 	const outcomes: Outcome[] = new Array<Outcome>(items.length);
 	// Without Continue On Fail the first failing item ends the run: no later item is started.

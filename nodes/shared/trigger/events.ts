@@ -6,6 +6,7 @@ import { DEAL_STATUSES } from '../service/schema';
 import { optionList } from '../description/fieldProperties';
 import { forVersions } from '../description/versions';
 import { DEFAULT_MAX_RECORDS_PER_POLL, MAX_RECORDS_PER_POLL_CEILING } from './changeFeed';
+import { rateLimitWaitProperty } from '../description/rateLimitWait';
 
 interface TriggerEvent {
 	name: string;
@@ -176,6 +177,7 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 					default: 120,
 					description: 'How far back each poll re-reads, to catch records whose timestamps arrive late; repeats are skipped',
 				},
+				rateLimitWaitProperty(),
 			],
 		},
 	];

@@ -22,6 +22,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { anyOf, queryFromOptions } from '../input/query';
 import { DEAL_STATUSES, RESOURCE_TYPES } from '../service/schema';
 import { invalidParameter } from '../errors/factory';
+import { applyPollRateLimitWait } from '../execution/requestOptions';
 import type { FeedQuery, FeedState } from './changeFeed';
 import { DEFAULT_MAX_RECORDS_PER_POLL, MAX_RECORDS_PER_POLL_CEILING, fingerprint, latestRecord, pollRecordChanges } from './changeFeed';
 import type { TransitionSelection, TransitionState } from './statusTransitions';
@@ -91,6 +92,7 @@ export async function pollTrigger(context: IPollFunctions, offered: readonly str
 	const event = offered.includes(eventName) ? TRIGGER_EVENTS[eventName] : undefined;
 	if (event === undefined) throw invalidParameter(context.getNode(), 'Event', `has "${String(eventName).slice(0, 60)}", which is not an event of this trigger`);
 	const options = context.getNodeParameter('options', {}) as IDataObject;
+	applyPollRateLimitWait(context, options);
 	const { filter } = queryFromOptions(
 		context.getNode(),
 		event.type,
