@@ -10,10 +10,11 @@
  *
  * Environment: BENCH_RUNS (measured runs per figure, default 5), BENCH_SIZES (comma-separated deal
  * counts for section 1, default 1000,10000,50000), BENCH_OUT (results file), BENCH_SECTIONS
- * (`loopback`, `latency`, `trigger`, comma-separated; default all three), BENCH_LATENCY_MS (50),
+ * (`loopback`, `latency`, `trigger`, `pacing`, comma-separated; default all four), BENCH_LATENCY_MS (50),
  * BENCH_LATENCY_RUNS (1), BENCH_LATENCY_SIZES (10000,50000; `none` for none), BENCH_LATENCY_ITEMS (1000),
  * BENCH_LATENCY_LAYOUTS (the deal id layouts of section 6, default all six of sandbox/layouts.ts;
- * `none` for none), BENCH_LATENCY_LAYOUT_DEALS (5050), BENCH_TRIGGER_DEALS (100000).
+ * `none` for none), BENCH_LATENCY_LAYOUT_DEALS (5050), BENCH_TRIGGER_DEALS (100000), BENCH_PACING_WRITES
+ * (10000) and BENCH_PACING_DEALS (50000) for section 9.
  * See test/bench/README.md for what each figure means.
  */
 import { fork } from 'child_process';
@@ -30,6 +31,7 @@ import { ID_LAYOUTS, ID_LAYOUT_DESCRIPTIONS } from '../../sandbox/layouts';
 import type { IdLayout } from '../../sandbox/layouts';
 import type { LatencyClient, LatencySample, ItemOperation } from './latency';
 import type { RunSample } from './sample';
+import type { PacingCase } from './pacing';
 import type { SandboxScaleSample } from './sandbox-scale';
 import type { SandboxInfo } from './sandbox-process';
 import type { Summary } from './stats';
@@ -67,7 +69,10 @@ const SCALE_PAGE_LIMIT = 5;
 const WRITE_ITEMS = 1000;
 const WRITE_WARMUPS = 1;
 /** Section 6: over a played network. */
-const SECTIONS = (process.env.BENCH_SECTIONS ?? 'loopback,latency,trigger').split(',').map((name) => name.trim());
+/** Section 9: the write jobs' items and the Return All's deals, paced to a virtual rate limit. */
+const PACING_WRITES = Number(process.env.BENCH_PACING_WRITES ?? '10000');
+const PACING_DEALS = Number(process.env.BENCH_PACING_DEALS ?? '50000');
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'loopback,latency,trigger,pacing').split(',').map((name) => name.trim());
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? '50');
 /** ± this, uniform: a steady link, so the floor below is the right yardstick. */
 const LATENCY_JITTER_MS = Math.round(LATENCY_MS / 10);
@@ -149,7 +154,7 @@ async function stopSandboxProcess(sandbox: RunningSandbox): Promise<void> {
 	clearTimeout(timer);
 }
 
-async function runJob<T>(job: Job): Promise<T> {
+async function runJob<T>(job: Job, timeoutMs = JOB_TIMEOUT_MS): Promise<T> {
 	const child = fork(resolve(__dirname, 'worker.ts'), [JSON.stringify(job)], {
 		cwd: REPO_ROOT,
 		execArgv: ['--expose-gc', ...EXEC_ARGV],
@@ -162,8 +167,8 @@ async function runJob<T>(job: Job): Promise<T> {
 			if (settled) return;
 			settled = true;
 			child.kill('SIGKILL');
-			reject(new Error(`${job.kind}: no result within ${JOB_TIMEOUT_MS / 1000} s`));
-		}, JOB_TIMEOUT_MS);
+			reject(new Error(`${job.kind}: no result within ${timeoutMs / 1000} s`));
+		}, timeoutMs);
 		child.once('message', (message: { ok: boolean; result?: T; error?: string }) => {
 			if (settled) return;
 			settled = true;
@@ -740,6 +745,41 @@ function sandboxScaleRows(samples: SandboxScaleSample[]): Row[] {
 
 // ---------------------------------------------------------------------------------------------
 
+async function sectionPacing(): Promise<PacingCase[]> {
+	const cases: PacingCase[] = [];
+	for (const job of ['writes', 'returnAll', 'twoExecutions', 'jobWhilePolling'] as const) {
+		progress(`pacing: ${job} (virtual clock)`);
+		try {
+			// 10,000 items through the engine take minutes of real time on a busy 2-core machine.
+			const result = await runJob<PacingCase>({ kind: 'pacing', job, writes: PACING_WRITES, deals: PACING_DEALS }, 20 * 60_000);
+			if (result.failed + result.lost + result.repeated > 0) problems.push(`pacing ${job}: ${result.failed} failed, ${result.lost} lost, ${result.repeated} repeated`);
+			if (result.ofFloor > 1.2) problems.push(`pacing ${job}: ${ratio(result.ofFloor)} of the budget floor (target ≤ 1.2×)`);
+			if (result.tooManyRequests > result.refillPeriods) problems.push(`pacing ${job}: ${result.tooManyRequests} 429s in ${result.refillPeriods} refill periods`);
+			cases.push(result);
+		} catch (error) {
+			problems.push(`pacing ${job}: ${String(error).split('\n')[0]}`);
+		}
+	}
+	return cases;
+}
+
+function pacingRows(cases: PacingCase[]): Row[] {
+	const rows: Row[] = [
+		section(`9. Bulk jobs paced to the rate limit: ${num(cases[0]?.capacity ?? 0)} tokens per 5 minutes, costs as the service's README (virtual clock, one run each)`),
+	];
+	for (const c of cases) {
+		const polls = c.polls === undefined ? '' : `; ${c.polls} polls, the longest ${num(c.longestPollSeconds ?? 0)} s`;
+		rows.push(
+			textRow(
+				`${c.label}: time ÷ budget floor`,
+				ratio(c.ofFloor),
+				`${num(c.virtualSeconds / 60, 1)} virtual min for ${num(c.tokens)} tokens (floor ${num(c.floorSeconds / 60, 1)} min; ${ratio(c.ofStrictFloor)} of tokens − first bucket); ${c.tooManyRequests} × 429 in ${c.refillPeriods} refill periods; ${num(c.requests)} requests; ${num(c.items)} items, ${c.failed} failed, ${c.lost} lost, ${c.repeated} repeated${polls}; simulated in ${seconds(c.wallMs)}`,
+			),
+		);
+	}
+	return rows;
+}
+
 async function main(): Promise<void> {
 	const httpRequestNode = httpRequestNodeInfo();
 	const meta = {
@@ -766,6 +806,7 @@ async function main(): Promise<void> {
 	let writes: WritesResult | undefined;
 	let trigger: TriggerResult | undefined;
 	let sandboxScale: SandboxScaleSample[] = [];
+	let pacing: PacingCase[] = [];
 
 	const smallest = Math.min(...SIZES);
 	const sandboxSizes = SECTIONS.includes('loopback') ? [...new Set([...SIZES, RATE_LIMIT_DEALS])].sort((a, b) => a - b) : [];
@@ -799,6 +840,7 @@ async function main(): Promise<void> {
 
 	const latency = SECTIONS.includes('latency') ? await sectionLatency() : undefined;
 	if (SECTIONS.includes('trigger')) trigger = await sectionTrigger();
+	if (SECTIONS.includes('pacing')) pacing = await sectionPacing();
 
 	const rows: Row[] = SECTIONS.includes('loopback') ? [...getManyRows(getMany), ...flattenRows(flatten)] : [];
 	if (rateLimit) rows.push(...rateLimitRows(rateLimit));
@@ -807,6 +849,7 @@ async function main(): Promise<void> {
 	if (latency) rows.push(...latencyRows(latency));
 	if (trigger) rows.push(...triggerRows(trigger));
 	if (sandboxScale.length > 0) rows.push(...sandboxScaleRows(sandboxScale));
+	if (pacing.length > 0) rows.push(...pacingRows(pacing));
 
 	const heading = [
 		`Loan CRM nodes benchmark — ${meta.date.slice(0, 10)}`,
@@ -841,7 +884,7 @@ async function main(): Promise<void> {
 		for (const problem of problems) console.log(`- ${problem}`);
 	}
 
-	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes, latency, trigger, sandboxScale };
+	const results = { meta, heading, table, rows, problems, getMany, flatten, rateLimit, tokens, writes, latency, trigger, sandboxScale, pacing };
 	writeFileSync(OUT, `${JSON.stringify(results, null, '\t')}\n`);
 	progress(`results written to ${OUT} (${((Date.now() - startedAt) / 1000).toFixed(0)} s in all)`);
 	if (problems.length > 0) process.exitCode = 1;

@@ -24,6 +24,7 @@ export type Job =
 	| { kind: 'triggerActivation'; sandbox: SandboxInfo }
 	| { kind: 'triggerDrain'; sandbox: SandboxInfo; changes: number }
 	| { kind: 'sandboxScale'; sizes: [number, number]; runs: number; pages: number }
+	| { kind: 'pacing'; job: 'writes' | 'returnAll' | 'twoExecutions' | 'jobWhilePolling'; writes: number; deals: number }
 
 	| { kind: 'latencyReturnAll'; sandbox: SandboxInfo; client: LatencyClient }
 	| { kind: 'latencyItems'; sandbox: SandboxInfo; operation: ItemOperation; items: number; client: LatencyClient };
@@ -128,6 +129,10 @@ async function run(job: Job): Promise<unknown> {
 		case 'sandboxScale': {
 			const scale = await import('./sandbox-scale');
 			return await scale.sandboxScale(job.sizes, job.runs, job.pages);
+		}
+		case 'pacing': {
+			const pacing = await import('./pacing');
+			return await pacing.pacingJob(job.job, job.writes, job.deals);
 		}
 	}
 }

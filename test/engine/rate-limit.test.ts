@@ -104,7 +104,7 @@ describe('a bulk write job many times the bucket', () => {
 		expectPaced(measure);
 		// Paced to the headers: the budget is never overrun by more than what was already on its way.
 		expect(measure.tooManyRequests).toBe(0);
-	});
+	}, 180_000);
 
 	it('two executions of one credential at once share the budget: both finish, nothing repeated, the 429s counted', async () => {
 		const { result, measure } = await measured(
@@ -125,7 +125,7 @@ describe('a bulk write job many times the bucket', () => {
 		}
 		expect(measure.tokens).toBe(4000);
 		expectPaced(measure);
-	});
+	}, 180_000);
 
 	it('a trigger polling during the job takes turns with it, never waiting a whole refill period', async () => {
 		// A poll of Contact Created spends about 50 tokens (3 searches, two sorted by created): a
@@ -148,7 +148,7 @@ describe('a bulk write job many times the bucket', () => {
 		expect(new Set(createdNames('Polled')).size).toBe(600);
 		expect(pollWaits.length).toBeGreaterThanOrEqual(3);
 		for (const wait of pollWaits) expect(wait).toBeLessThan(RATE_LIMIT_WINDOW_SECONDS);
-	});
+	}, 180_000);
 
 	it('with a dropped connection on one create (Continue On Fail): that item fails, unrepeated; every other is created once', async () => {
 		env.sandbox.injectFault({ method: 'POST', path: '/jsonapi/contacts' }, { kind: 'delay', ms: 0 }, 300);
@@ -164,7 +164,7 @@ describe('a bulk write job many times the bucket', () => {
 		expect(names).toHaveLength(599);
 		expect(new Set(names).size).toBe(599);
 		expectPaced(measure);
-	});
+	}, 180_000);
 });
 
 describe('Return All many times the bucket', () => {
@@ -181,7 +181,7 @@ describe('Return All many times the bucket', () => {
 		expect(requests.filter((request) => request.fault !== undefined && request.fault !== 'delay')).toHaveLength(2);
 		expect(measure.tokens).toBeGreaterThanOrEqual((DEALS / 100) * 10);
 		expectPaced(measure);
-	});
+	}, 180_000);
 });
 
 describe('When Rate Limited', () => {
@@ -193,7 +193,7 @@ describe('When Rate Limited', () => {
 		expect(jsonOf(patient)).toHaveLength(2);
 		expect(clock.now() - started).toBeGreaterThanOrEqual(3_600_000);
 		expect(env.sandbox.apiRequests().map((request) => request.status)).toEqual([429, 200]);
-	});
+	}, 180_000);
 
 	it('with a limit shorter than the refill, the job stops at the first request that would wait longer, which is never sent', async () => {
 		// 40 creates need 200 tokens, the bucket holds 100 and refills 1 token every 3 s: once it is
@@ -208,5 +208,5 @@ describe('When Rate Limited', () => {
 		expect(posts.length).toBeLessThan(40);
 		expect(posts.every((request) => request.status === 201)).toBe(true);
 		expect(createdNames('Hasty')).toHaveLength(posts.length);
-	});
+	}, 180_000);
 });
