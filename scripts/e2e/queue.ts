@@ -31,14 +31,21 @@ import type { Services } from './services';
 import { DEBIAN_PACKAGES, ensureServicePackages, startServices } from './services';
 import { Timings, installInterruptHandler, log, onInterrupt, tail, waitFor } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
-import { CREDENTIAL_ID, TRIGGER_FILTER, operationsWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
+import { CREDENTIAL_ID, PACED_BULK_ITEMS, TRIGGER_FILTER, operationsWorkflow, pacedBulkWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
 
 export const WORKER_COUNT = 2;
 export const CONCURRENT_EXECUTIONS = 50;
 /** Jobs one worker runs at once (n8n's default is 10); 25 lets two workers take all 50 at once. */
 export const WORKER_CONCURRENCY = 25;
 
-const WEBHOOK_PATHS = { operations: 'loan-crm-e2e-operations', token: 'loan-crm-e2e-token' } as const;
+const WEBHOOK_PATHS = { operations: 'loan-crm-e2e-operations', token: 'loan-crm-e2e-token', paced: 'loan-crm-e2e-paced' } as const;
+
+/**
+ * The rate limit of the paced bulk check: tokens per 5 minutes. The trigger on the main spends about
+ * 2 a second (a search every 5 s), the refill is 8, and the two bulk executions need about 2,560:
+ * together more than the bucket, so both workers must pace (about half a minute of waiting).
+ */
+const PACED_CAPACITY = 2400;
 
 /**
  * What queue mode adds to a single-process n8n's environment, on the main and on every worker.
@@ -176,13 +183,14 @@ export async function runQueueLeg(version: N8nVersion): Promise<number> {
 		// the outcome is read from the stored executions instead.
 		const token = viaWebhook(tokenWorkflow(ids.lead, credential), WEBHOOK_PATHS.token, 'onReceived');
 		const trigger = triggerWorkflow(sink.url, credential);
+		const paced = viaWebhook(pacedBulkWorkflow(credential), WEBHOOK_PATHS.paced, 'onReceived');
 
 		console.log('\nSet-up (main CLI against Postgres)');
 		await timings.step('n8n import:credentials', () =>
 			main.importCredentials([{ id: CREDENTIAL_ID, name: credential.name, type: 'loanCrmOAuth2Api', data: sandboxCredential(sandbox) }]),
 		);
-		await timings.step('n8n import:workflow', () => main.importWorkflows([operations, token, trigger]));
-		for (const workflow of [operations, token, trigger]) await timings.step(`activate ${workflow.id}`, () => main.publish(workflow.id));
+		await timings.step('n8n import:workflow', () => main.importWorkflows([operations, token, trigger, paced]));
+		for (const workflow of [operations, token, trigger, paced]) await timings.step(`activate ${workflow.id}`, () => main.publish(workflow.id));
 		sandbox.clearLog();
 		await timings.step('n8n start (main, queue mode)', () => main.start(port));
 		await timings.step(`${WORKER_COUNT} × n8n worker`, async () => await Promise.all(workers.map(async (worker) => await worker.startWorker(WORKER_CONCURRENCY))));
@@ -274,6 +282,43 @@ export async function runQueueLeg(version: N8nVersion): Promise<number> {
 		// --- the polling trigger ------------------------------------------------------------------
 		console.log('\nTrigger (published on the main, executions on the workers)');
 		await timings.step('trigger: polls once per poll time, each change emitted once', () => checkTrigger(sandbox, sink.received));
+
+		// --- two bulk jobs, one credential, on the workers, inside a rate limit they exceed --------
+		console.log('\nTwo bulk executions at once on one credential, paced to a rate limit they exceed');
+		sandbox.setRateLimit({ capacity: PACED_CAPACITY, refillPerSecond: PACED_CAPACITY / 300 });
+		sandbox.resetRateLimitSpent();
+		sandbox.clearLog();
+		const pacedLogBefore = workers.map((worker) => worker.serverOutput.length);
+		const pacedAnswers = await Promise.all([webhook(WEBHOOK_PATHS.paced), webhook(WEBHOOK_PATHS.paced)]);
+		const pacedFinished = await timings.step('2 paced bulk executions', () =>
+			waitFor(async () => (await executionsOf(rest, paced.id)).filter((execution) => execution.status !== 'new' && execution.status !== 'running').length >= 2, 300_000, 1000),
+		);
+		const pacedExecutions = (await executionsOf(rest, paced.id)).slice(0, 2);
+		const created = new Map<string, string[]>();
+		for (const contact of sandbox.data.list('contacts')) {
+			const firstName = String(contact.attributes.firstName ?? '');
+			if (!firstName.startsWith('E2E paced ')) continue;
+			const executionId = String(contact.attributes.lastName ?? '');
+			created.set(executionId, [...(created.get(executionId) ?? []), firstName]);
+		}
+		const tooManyRequests = sandbox.apiRequests().filter((request) => request.status === 429).length;
+		const pacedPerWorker = workers.map((worker, index) => (worker.serverOutput.slice(pacedLogBefore[index]).match(/Worker started execution/g) ?? []).length);
+		const spent = sandbox.rateLimitSpent();
+		sandbox.setRateLimit(false);
+		console.log(
+			`SUMMARY: queue mode, 2 bulk executions of ${PACED_BULK_ITEMS} creates at once, bucket of ${PACED_CAPACITY} tokens per 5 minutes: ` +
+				`${spent} tokens spent, ${tooManyRequests} × 429; executions per worker ${pacedPerWorker.join(' + ')}`,
+		);
+		record('two bulk executions over the rate limit both succeed, every item created once', [
+			...(pacedAnswers.every((answer) => answer.status === 200) ? [] : [`webhook answers ${pacedAnswers.map((answer) => answer.status).join(', ')}, expected 200`]),
+			...(pacedFinished ? [] : ['the executions did not finish within 300 s']),
+			...(pacedExecutions.length === 2 && pacedExecutions.every((execution) => execution.status === 'success') ? [] : [`executions: ${JSON.stringify(pacedExecutions.map((execution) => execution.status))}, expected 2 × success`]),
+			...(created.size === 2 ? [] : [`contacts of ${created.size} execution(s), expected 2`]),
+			...[...created].flatMap(([executionId, names]) =>
+				names.length === PACED_BULK_ITEMS && new Set(names).size === PACED_BULK_ITEMS ? [] : [`execution ${executionId}: ${names.length} contacts (${new Set(names).size} distinct), expected ${PACED_BULK_ITEMS} once each`],
+			),
+			...(spent > PACED_CAPACITY ? [] : [`${spent} tokens spent: the jobs did not exceed the bucket of ${PACED_CAPACITY}`]),
+		]);
 
 		// --- README ---------------------------------------------------------------------------------
 		record('README queue-mode instructions are the settings this run used', readmeProblems(queueEnvironment(services, encryptionKey)));

@@ -30,6 +30,7 @@ export const WORKFLOW_IDS = {
 	contacts: 'lcE2eContactPoll',
 	restart: 'lcE2eRestartPoll',
 	dialog: 'lcE2eCredDialog1',
+	paced: 'lcE2ePacedBulk01',
 } as const;
 
 export const CREDENTIAL_ID = 'lcE2eSandboxCred';
@@ -98,6 +99,40 @@ export function tokenWorkflow(leadId: string, credential: CredentialRef, id: str
 		id,
 		name,
 		[manualTrigger(), crmNode('Get lead', 'loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId }, [350, 0], credential)],
+		connections,
+	);
+}
+
+/** Items a paced bulk execution creates (the sandbox's first deals, one contact each). */
+export const PACED_BULK_ITEMS = 250;
+
+/**
+ * A bulk job: Get Many of PACED_BULK_ITEMS deals, then one Contact → Create per deal, named after the
+ * deal and the execution (`E2E paced <deal id>`, last name the execution's id), so the runner can
+ * count what each execution created.
+ */
+export function pacedBulkWorkflow(credential: CredentialRef): WorkflowFile {
+	const connections: IConnections = {};
+	connect(connections, MANUAL, 'Get deals');
+	connect(connections, 'Get deals', 'Create contacts');
+	return workflow(
+		WORKFLOW_IDS.paced,
+		'E2E: paced bulk creates',
+		[
+			manualTrigger(),
+			crmNode('Get deals', 'loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: PACED_BULK_ITEMS }, [350, 0], credential),
+			crmNode(
+				'Create contacts',
+				'loanCrmContacts',
+				{
+					resource: 'contact',
+					operation: 'create',
+					additionalFields: { firstName: '=E2E paced {{ $json.id }}', lastName: '={{ $execution.id }}', email: '=paced{{ $json.id }}-{{ $execution.id }}@example.com' },
+				},
+				[700, 0],
+				credential,
+			),
+		],
 		connections,
 	);
 }

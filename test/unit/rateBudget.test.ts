@@ -182,6 +182,60 @@ describe('pacing', () => {
 	});
 });
 
+describe('several processes on one client\'s budget (queue-mode workers)', () => {
+	it('two processes, each with its own budget and 4 requests at a time, share one bucket: all 800 writes go through at the bucket\'s pace, a 429 repeated first', async () => {
+		const clock = new VirtualClock(0);
+		clock.autoAdvance(() => false);
+		const limit = 300;
+		const rate = limit / 300_000;
+		const bucket = { tokens: limit, last: 0 };
+		const send = (cost: number) => {
+			const now = clock.now();
+			bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.last) * rate);
+			bucket.last = now;
+			if (bucket.tokens >= cost) {
+				bucket.tokens -= cost;
+				return { status: 200, headers: { limit, remaining: Math.floor(bucket.tokens), cost } };
+			}
+			return { status: 429, headers: { limit, remaining: Math.floor(bucket.tokens), cost, retryAfterSeconds: Math.ceil((cost - bucket.tokens) / rate / 1000) } };
+		};
+		let tooMany = 0;
+		let worstRun = 0;
+		let done = 0;
+		const worker = async (budget: RateBudget, owner: object, count: number) => {
+			for (let i = 0; i < count; i++) {
+				let run = 0;
+				for (;;) {
+					const admitted = await budget.admit(WRITE, { paced: true, maxWaitMs: 600_000 }, owner, run > 0);
+					if (!('ticket' in admitted)) throw new Error(`refused: ${JSON.stringify(admitted.refused)}`);
+					await Promise.resolve();
+					const answer = send(5);
+					budget.settle(admitted.ticket, answer.status, answer.headers, WRITE);
+					if (answer.status === 200) break;
+					tooMany += 1;
+					run += 1;
+					worstRun = Math.max(worstRun, run);
+				}
+				done += 1;
+			}
+		};
+		const processes = [new RateBudget(clock), new RateBudget(clock)];
+		await Promise.all(processes.flatMap((budget) => { const owner = {}; return [0, 1, 2, 3].map(async () => await worker(budget, owner, 100)); }));
+		expect(done).toBe(800);
+		const seconds = clock.now() / 1000;
+		const floor = (800 * 5 - limit) / (rate * 1000);
+		if (process.env.RATE_LIMIT_DEBUG) console.log({ seconds, floor, tooMany, worstRun });
+		expect(seconds).toBeGreaterThanOrEqual(floor - 1);
+		expect(seconds).toBeLessThanOrEqual(1.3 * floor);
+		// Each process learns the other's spending only from the headers, so they collide (429s, fewer
+		// than one per request), but a repeated request goes first: none comes near the transport's
+		// 10 attempts.
+		expect(tooMany).toBeLessThan(800);
+		expect(worstRun).toBeLessThanOrEqual(5);
+		if (process.env.RATE_LIMIT_DEBUG) console.log({ seconds, floor, tooMany, worstRun });
+	});
+});
+
 describe('the virtual clock', () => {
 	it('moves by itself only while nothing is busy, to the earliest wake-up', async () => {
 		const clock = new VirtualClock(0);

@@ -57,3 +57,5 @@ export const AGENT_LIMIT_CEILING = 100;
 export const DEFAULT_RATE_LIMIT_WAIT_MINUTES = 10;
 /** A day: longer waits are a stuck job rather than a plan. */
 export const MAX_RATE_LIMIT_WAIT_MINUTES = 1440;
+/** A list search in the editor (someone is typing) waits for the budget at most this long. */
+export const LIST_SEARCH_RATE_LIMIT_WAIT_SECONDS = 60;

@@ -116,6 +116,8 @@ export interface Refusal {
 interface Waiter {
 	/** Whose request it is (a run: an execution, a poll); requests of one owner keep their order. */
 	owner: object;
+	/** A request the service answered 429: it had its turn, so it goes before every other. */
+	repeat: boolean;
 	cost: number;
 	maxWaitMs: number;
 	arrivedAt: number;
@@ -144,6 +146,7 @@ export class RateBudget {
 	private readonly costs = new Map<string, number>();
 
 	private highestCost = 0;
+
 
 	private sent = 0;
 
@@ -176,6 +179,7 @@ export class RateBudget {
 		costClass: string,
 		how: { paced: false } | { paced: true; maxWaitMs: number },
 		owner: object = {},
+		repeat = false,
 	): Promise<{ ticket: Ticket } | { refused: Refusal }> {
 		const cost = this.estimatedCost(costClass);
 		if (!how.paced) {
@@ -184,7 +188,7 @@ export class RateBudget {
 			return { ticket: this.grant(cost, 0) };
 		}
 		const outcome = new Promise<{ ticket: Ticket } | { refused: Refusal }>((resolve) =>
-			this.queue.push({ owner, cost, maxWaitMs: how.maxWaitMs, arrivedAt: this.clock.now(), resolve }),
+			this.queue.push({ owner, repeat, cost, maxWaitMs: how.maxWaitMs, arrivedAt: this.clock.now(), resolve }),
 		);
 		void this.pump();
 		return await outcome;
@@ -207,7 +211,9 @@ export class RateBudget {
 			this.highestCost = Math.max(this.highestCost, headers.cost);
 		}
 		if (status === 429) {
-			if (headers.cost !== undefined && !this.costs.has(costClass)) this.costs.set(costClass, headers.cost);
+			// Sent on a cost estimated too low: learn the real one.
+			const underestimated = headers.cost !== undefined && headers.cost > ticket.cost;
+			if (headers.cost !== undefined && (underestimated || !this.costs.has(costClass))) this.costs.set(costClass, headers.cost);
 			this.highestCost = Math.max(this.highestCost, headers.cost ?? 0);
 			this.holdFor((headers.retryAfterSeconds ?? 0) * 1000, now);
 		}
@@ -253,11 +259,14 @@ export class RateBudget {
 	}
 
 	/**
-	 * Whose turn it is: the waiting request of the owner served longest ago (an owner not served yet
+	 * Whose turn it is: a request repeated after a 429 first (it already had its turn); then the
+	 * waiting request of the owner served longest ago (an owner not served yet
 	 * first), the earliest of that owner's. Owners take turns, so a poll behind a bulk job (or two
 	 * jobs) waits for at most one request of each before each of its own.
 	 */
 	private nextInTurn(): Waiter | undefined {
+		const repeat = this.queue.find((waiter) => waiter.repeat);
+		if (repeat !== undefined) return repeat;
 		let chosen: Waiter | undefined;
 		let chosenServed = Infinity;
 		for (const waiter of this.queue) {

@@ -304,7 +304,7 @@ async function turnInBudget(
 	place: { secrets: string[]; itemIndex?: number },
 ): Promise<Ticket> {
 	const limitMs = run.rateLimitWaitMs;
-	const admission = await budget.admit(costClass, limitMs <= 0 ? { paced: false } : { paced: true, maxWaitMs: Math.max(0, limitMs - waitedMs) }, run);
+	const admission = await budget.admit(costClass, limitMs <= 0 ? { paced: false } : { paced: true, maxWaitMs: Math.max(0, limitMs - waitedMs) }, run, rateLimitAttempts > 0);
 	if ('ticket' in admission) return admission.ticket;
 	throw apiError(
 		context.getNode(),

@@ -11,6 +11,8 @@ import type { Resource } from '../../service/jsonapi';
 import { primaryResources } from '../../service/jsonapi';
 import type { ListSearchMethod } from '../../operation/locatorTypes';
 import { combineFilters, quoteLiteral } from '../../input/query';
+import { LIST_SEARCH_RATE_LIMIT_WAIT_SECONDS } from '../../requests/policy';
+import { runContextOf } from '../../requests/runContext';
 import { apiRequest } from '../../requests/transport';
 import { MAX_ID, locatorValue } from '../../input/values';
 
@@ -116,6 +118,10 @@ async function searchList(
 ): Promise<INodeListSearchResult> {
 	// The token is the last ID of the previous page; pages continue below it.
 	const after = paginationToken !== undefined && /^\d+$/.test(paginationToken) ? `lessThan(id,${quoteLiteral(paginationToken)})` : undefined;
+	// Someone is typing: a search waits a minute for the rate-limit budget at most, not a workflow's 10.
+	const run = runContextOf(context);
+	run.rateLimitWaitMs = LIST_SEARCH_RATE_LIMIT_WAIT_SECONDS * 1000;
+	run.rateLimitWaitOption = 'From List searches in the editor; not an option';
 	const response = await apiRequest.call(context, {
 		method: 'GET',
 		path: `/${list.type}`,
