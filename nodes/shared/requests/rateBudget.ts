@@ -147,7 +147,6 @@ export class RateBudget {
 
 	private highestCost = 0;
 
-
 	private sent = 0;
 
 	private readonly queue: Waiter[] = [];
@@ -170,8 +169,8 @@ export class RateBudget {
 	}
 
 	/**
-	 * Paced: waits for the request's turn and for the budget to cover it, in order of arrival, at
-	 * most `maxWaitMs`; a request that would wait longer is refused at once (and waits not at all).
+	 * Paced: waits for the request's turn (`owner`: its run; `repeat`: after a 429, first) and for
+	 * the budget to cover it, at most `maxWaitMs`; a request that would wait longer is refused at once (and waits not at all).
 	 * Not paced (the node never waits): let through at once, unless a 429's `retry-after` is still
 	 * ahead, which refuses it.
 	 */
