@@ -4,11 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_RATE_LIMIT_WAIT_MINUTES, MAX_RATE_LIMIT_WAIT_MINUTES } from '../requests/policy';
-
-/** The option's name inside Request Options (action nodes) and Options (triggers), and its label. */
-export const RATE_LIMIT_WAIT_OPTION = 'rateLimitWaitMinutes';
-export const RATE_LIMIT_WAIT_LABEL = 'When Rate Limited, Wait Up To (Minutes)';
+import { DEFAULT_RATE_LIMIT_WAIT_MINUTES, MAX_RATE_LIMIT_WAIT_MINUTES, RATE_LIMIT_WAIT_LABEL, RATE_LIMIT_WAIT_OPTION } from '../requests/policy';
 
 export function rateLimitWaitProperty(): INodeProperties {
 	return {

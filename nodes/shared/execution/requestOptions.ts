@@ -7,9 +7,15 @@ import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
 
 import { invalidParameter } from '../errors/factory';
 import { locatorValue, parseId } from '../input/values';
-import { DEFAULT_RATE_LIMIT_WAIT_MINUTES, DEFAULT_REQUESTS_IN_PARALLEL, MAX_RATE_LIMIT_WAIT_MINUTES, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
+import {
+	DEFAULT_RATE_LIMIT_WAIT_MINUTES,
+	DEFAULT_REQUESTS_IN_PARALLEL,
+	MAX_RATE_LIMIT_WAIT_MINUTES,
+	MAX_REQUESTS_IN_PARALLEL,
+	RATE_LIMIT_WAIT_LABEL,
+	RATE_LIMIT_WAIT_OPTION,
+} from '../requests/policy';
 import { runContextOf } from '../requests/runContext';
-import { RATE_LIMIT_WAIT_LABEL, RATE_LIMIT_WAIT_OPTION } from '../description/rateLimitWait';
 
 const REQUESTS_IN_PARALLEL_LABEL = 'Request Options → Requests in Parallel';
 

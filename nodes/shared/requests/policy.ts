@@ -55,6 +55,9 @@ export const AGENT_LIMIT_CEILING = 100;
  * finishes, at the pace of the budget.
  */
 export const DEFAULT_RATE_LIMIT_WAIT_MINUTES = 10;
+/** The option's name inside Request Options (action nodes) and Options (triggers), and its label. */
+export const RATE_LIMIT_WAIT_OPTION = 'rateLimitWaitMinutes';
+export const RATE_LIMIT_WAIT_LABEL = 'When Rate Limited, Wait Up To (Minutes)';
 /** A day: longer waits are a stuck job rather than a plan. */
 export const MAX_RATE_LIMIT_WAIT_MINUTES = 1440;
 /** A list search in the editor (someone is typing) waits for the budget at most this long. */
