@@ -23,7 +23,7 @@ import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { PACKAGE } from './cases';
 import { REPO_ROOT, startSink } from './n8n';
-import { waitFor } from './util';
+import { postForms } from './web-form';
 import type { CredentialRef, WorkflowFile } from './workflows';
 
 const FORM = 'On form submission';
@@ -75,17 +75,6 @@ export async function webFormLeadScenario(credential: CredentialRef): Promise<We
 	return { workflow: workflow(url, credential, webhookId), sink, received, webhookId };
 }
 
-/** The form as a browser posts it: field-<n> in the order of the Form Trigger's fields. */
-function formBody(values: string[]): FormData {
-	const body = new FormData();
-	values.forEach((value, index) => body.append(`field-${index}`, value));
-	return body;
-}
-
-function line(request: LoggedRequest): string {
-	return `${request.method} ${request.path} → ${request.status}`;
-}
-
 /** Under `n8n start`: the form sent twice; returns problems. */
 export async function checkWebFormLeadTwice(port: number, sandbox: Sandbox, scenario: WebFormLeadScenario): Promise<string[]> {
 	const problems: string[] = [];
@@ -106,22 +95,7 @@ export async function checkWebFormLeadTwice(port: number, sandbox: Sandbox, scen
 		['GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/deal-notes → 201'],
 	];
 	sandbox.clearLog();
-	for (const [index, submission] of submissions.entries()) {
-		const label = `submission ${index + 1}`;
-		const before = crmRequests().length;
-		const reports = scenario.received.length;
-		const response = await fetch(`http://127.0.0.1:${port}/form/${scenario.webhookId}`, { method: 'POST', body: formBody(submission) });
-		if (!response.ok) {
-			problems.push(`${label}: the form answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
-			return problems;
-		}
-		if (!(await waitFor(() => scenario.received.length > reports, 30_000))) {
-			problems.push(`${label}: the workflow reported nothing within 30 s; the sandbox saw ${crmRequests().slice(before).map(line).join(', ') || 'no request'}`);
-			return problems;
-		}
-		const seen = crmRequests().slice(before).map(line);
-		if (JSON.stringify(seen) !== JSON.stringify(expectedRequests[index])) problems.push(`${label}: the sandbox saw ${JSON.stringify(seen)}, expected ${JSON.stringify(expectedRequests[index])}`);
-	}
+	if (!(await postForms(port, scenario, submissions, expectedRequests, crmRequests, problems))) return problems;
 	const [first, second] = scenario.received.slice(-2) as Array<{ lead?: IDataObject; note?: IDataObject }>;
 	const dealId = first?.lead?.dealId;
 	if (first?.lead?.outcome !== 'created' || first?.lead?.type !== 'leads' || first?.lead?.id !== dealId) problems.push(`submission 1 reported ${JSON.stringify(first).slice(0, 400)}, expected a created lead whose dealId is its id`);
