@@ -780,6 +780,8 @@ runE2e({ single: main }).then(
 	(error: unknown) => {
 		console.error(`\nE2E RUN FAILED TO SET UP: ${error instanceof Error ? error.message : String(error)}`);
 		if (error instanceof Error && error.stack && !error.message.includes('--- stdout')) console.error(error.stack);
-		process.exitCode = 2;
+		// Exit now: a leg that failed half-way can leave a sink or socket open, and waiting for them
+		// kept the process alive for an hour here, where CI would run into its time limit.
+		process.exit(2);
 	},
 );
