@@ -8,6 +8,7 @@ module.exports = {
 	},
 	globalSetup: '<rootDir>/test/jest.global-setup.ts',
 	globalTeardown: '<rootDir>/test/jest.global-teardown.ts',
+	setupFilesAfterEnv: ['<rootDir>/test/jest.setup.ts'],
 	testTimeout: 30000,
 	// One worker per core. Jest's default (cores - 1) runs the files one at a time on a 2-core machine.
 	maxWorkers: require('os').availableParallelism(),

@@ -5,6 +5,7 @@
  * (CredentialStore), the node/credential type registries and the credential tester.
  */
 import './env';
+import './engine-release';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 

@@ -10,6 +10,7 @@
  *   words, the Base URL rule).
  * - No import cycle in nodes/, credentials/ or the tool folders.
  * - Every NodeApiError and NodeOperationError is built in nodes/shared/errors/factory.ts.
+ * - Requests in Parallel is read in execution/requestOptions.ts and kept by the transport alone.
  * - The package imports only n8n-workflow and Node's crypto.
  * - The tools (scripts/, sandbox/, harness/) import nothing from test/, harness/ nothing from scripts/,
  *   and the sandbox nothing from nodes/ or credentials/ (it emulates the service from its contract, never from our code).
@@ -155,6 +156,15 @@ describe('the house rules', () => {
 	it('builds every NodeApiError and NodeOperationError in nodes/shared/errors/factory.ts', () => {
 		const builders = packageFiles.filter((file) => /new\s+Node(Api|Operation)Error\s*\(/.test(readFileSync(join(ROOT, file), 'utf8')));
 		expect(builders).toEqual(['nodes/shared/errors/factory.ts']);
+	});
+
+	it('reads Requests in Parallel in execution/requestOptions.ts only, and only the transport takes its slots', () => {
+		const using = (pattern: RegExp) => packageFiles.filter((file) => pattern.test(readFileSync(join(ROOT, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '')));
+		// The parameter, read once per run and applied to the run context.
+		expect(using(/\brequestsInParallel\s*\(/)).toEqual(['nodes/shared/execution/requestOptions.ts']);
+		// The bound of requests in flight, kept in one place: each request holds a slot.
+		expect(using(/\.inRequestSlot\s*\(/)).toEqual(['nodes/shared/requests/transport.ts']);
+		expect(using(/\bnew\s+Slots\s*\(/)).toEqual(['nodes/shared/requests/runContext.ts']);
 	});
 
 	it('imports only n8n-workflow and crypto from outside the package', () => {

@@ -219,6 +219,26 @@ describe('many input items, requests at once', () => {
 		expect(peakInFlight(env.sandbox.apiRequests())).toBeGreaterThanOrEqual(2);
 	});
 
+	it('items each paging id ranges at once still make Requests in Parallel in all: every request holds a slot of the run', async () => {
+		env.sandbox.setLatency({ ms: 30, jitterMs: 10 });
+		// Four items, each a Return All that plans up to Requests in Parallel id ranges at once: without
+		// the run's slots that is up to 16 (or 4 × 2) requests in flight.
+		const input = Array.from({ length: 4 }, () => ({}));
+		for (const requestsInParallel of [4, 2]) {
+			env.sandbox.clearLog();
+			const result = await env.run('loanCrmDeals', getMany({ returnAll: true, requestOptions: { requestsInParallel } }), { input });
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result)).toHaveLength(4 * TOTAL_DEALS);
+			// Every item read every deal once, each paired to its item.
+			for (let item = 0; item < 4; item++) {
+				const ofItem = result.items.filter((output) => (output.pairedItem as { item: number }).item === item);
+				expect(ofItem.map((output) => Number(output.json.id))).toEqual(Array.from({ length: TOTAL_DEALS }, (_, index) => FIRST_DEAL + index));
+			}
+			expect(peakInFlight(env.sandbox.apiRequests())).toBeLessThanOrEqual(requestsInParallel);
+			expect(peakInFlight(env.sandbox.apiRequests())).toBeGreaterThanOrEqual(2);
+		}
+	});
+
 	it('Requests in Parallel = 8 keeps up to 8 in flight; a value out of range is refused before any request', async () => {
 		env.sandbox.setLatency({ ms: 30 });
 		const input = Array.from({ length: 24 }, (_, index) => ({ id: String(FIRST_DEAL + index) }));

@@ -2,7 +2,7 @@
  * The concurrency primitives on their own (nodes/shared/requests/parallel.ts), driven by promises
  * the test settles itself: no timers, no wall clock.
  */
-import { Signal, Slots, forEachIndex, inParallel } from '../../nodes/shared/requests/parallel';
+import { Slots, forEachIndex, inParallel } from '../../nodes/shared/requests/parallel';
 
 /** A promise the test settles by hand. */
 function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
@@ -132,21 +132,21 @@ describe('Slots', () => {
 	});
 });
 
-describe('inParallel and Signal', () => {
-	it('runs the worker in that many loops; a Signal wakes every loop waiting for it', async () => {
-		const signal = new Signal();
-		const woken: number[] = [];
+describe('inParallel', () => {
+	it('runs the worker in that many loops at once and resolves when all have returned', async () => {
+		const release = deferred();
+		const returned: number[] = [];
 		let loops = 0;
 		const done = inParallel(3, async () => {
 			const loop = loops++;
-			await signal.wait();
-			woken.push(loop);
+			await release.promise;
+			returned.push(loop);
 		});
 		await settle();
 		expect(loops).toBe(3);
-		expect(woken).toEqual([]);
-		signal.notify();
+		expect(returned).toEqual([]);
+		release.resolve();
 		await done;
-		expect(woken.sort()).toEqual([0, 1, 2]);
+		expect(returned.sort()).toEqual([0, 1, 2]);
 	});
 });

@@ -15,6 +15,7 @@ import {
 	RATE_LIMIT_WAIT_LABEL,
 	RATE_LIMIT_WAIT_OPTION,
 } from '../requests/policy';
+import type { RunContext } from '../requests/runContext';
 import { runContextOf } from '../requests/runContext';
 
 const REQUESTS_IN_PARALLEL_LABEL = 'Request Options → Requests in Parallel';
@@ -29,7 +30,7 @@ export function userIdOverride(context: IExecuteFunctions, itemIndex: number): s
 }
 
 /** The node's Requests in Parallel (a node setting: read for the first item). */
-export function requestsInParallel(context: IExecuteFunctions): number {
+function requestsInParallel(context: IExecuteFunctions): number {
 	const options = context.getNodeParameter('requestOptions', 0, {}) as { requestsInParallel?: unknown };
 	const value = options.requestsInParallel;
 	if (value === undefined || value === null || value === '') return DEFAULT_REQUESTS_IN_PARALLEL;
@@ -55,13 +56,19 @@ function rateLimitWaitMinutes(node: INode, value: unknown, label: string): numbe
 }
 
 /**
- * Request Options → When Rate Limited (a node setting: read for the first item), applied to the
- * run: how long each request may wait for the credential's rate-limit budget.
+ * The node settings of Request Options (read for the first item, once per run), applied to the run
+ * before its first request: Requests in Parallel (the run's request slots, which the transport
+ * holds every request to) and When Rate Limited (how long each request may wait for the
+ * credential's rate-limit budget). Returns the run, whose `requestsInParallel` the item loop reads.
  */
-export function applyRateLimitWait(context: IExecuteFunctions): void {
+export function applyRequestOptions(context: IExecuteFunctions): RunContext {
 	const options = context.getNodeParameter('requestOptions', 0, {}) as Record<string, unknown>;
 	const label = `Request Options → ${RATE_LIMIT_WAIT_LABEL}`;
+	const parallel = requestsInParallel(context);
 	setRateLimitWait(context, rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
+	const run = runContextOf(context);
+	run.requestsInParallel = parallel;
+	return run;
 }
 
 /** The triggers' Options → When Rate Limited, applied to the poll. */

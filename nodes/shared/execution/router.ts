@@ -1,7 +1,12 @@
 /**
  * The item loop of every action node, written once: find the operation in the node's catalogue,
- * run its shape's action per input item (up to Request Options → Requests in Parallel at once),
- * pair each output item to its input in input order, and honour Continue On Fail.
+ * run its shape's action per input item (as many at once as Request Options → Requests in
+ * Parallel), pair each output item to its input in input order, and honour Continue On Fail.
+ *
+ * The bound on requests in flight is not kept here: every request holds one of the run's request
+ * slots (requests/runContext.ts, taken by requests/transport.ts), whichever item or read sends it.
+ * The loop starts no more items than there are slots, so an item that fails stops the run before
+ * later items are started.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
@@ -15,7 +20,7 @@ import type { Operation } from '../operation/operation';
 import type { CustomRequestSpec } from '../service/catalogue';
 import { CUSTOM_REQUEST, N8N_CUSTOM_API_CALL } from '../service/catalogue';
 import { forEachIndex } from '../requests/parallel';
-import { applyRateLimitWait, requestsInParallel } from './requestOptions';
+import { applyRequestOptions } from './requestOptions';
 import { agentOutputShaper } from './toolOutput';
 
 function errorItem(error: unknown): IDataObject {
@@ -63,18 +68,17 @@ export async function route(
 	if (spec === undefined) {
 		throw operationError(this.getNode(), 'unknownOperation', { resource, operation });
 	}
-	// Requests in Parallel is a node setting: read here once, for the items and for each item's paging.
-	const parallel = requestsInParallel(this);
+	// Request Options' node settings, read once for the run, before any request.
+	const run = applyRequestOptions(this);
 	const action = async (itemIndex: number): Promise<ActionResult> =>
-		spec.shape === 'custom' ? await customRequest.call(this, spec, itemIndex) : await ACTIONS[spec.shape].call(this, spec, itemIndex, { parallel });
-	applyRateLimitWait(this);
+		spec.shape === 'custom' ? await customRequest.call(this, spec, itemIndex) : await ACTIONS[spec.shape].call(this, spec, itemIndex);
 	const continueOnFail = this.continueOnFail();
 	const outcomes: Outcome[] = new Array<Outcome>(items.length);
 	// Without Continue On Fail the first failing item ends the run: no later item is started.
 	let firstFailure: number | undefined;
 	await forEachIndex(
 		items.length,
-		parallel,
+		run.requestsInParallel,
 		async (itemIndex) => {
 			try {
 				outcomes[itemIndex] = { results: await action(itemIndex) };

@@ -52,8 +52,11 @@ export interface PaginateOptions {
 	onPage: (document: Document) => PageVerdict | Promise<PageVerdict>;
 	/** Called with every answer, empty pages included (the trigger reads the service's clock from it). */
 	onResponse?: (response: ApiResponse) => void;
-	/** Id ranges paged at once when the order is by id; undefined or 1: one page after the other. */
-	parallel?: number;
+	/**
+	 * Whether id ranges may be paged at once when the order is by id: as many as the run's Requests
+	 * in Parallel (runContext.ts), which the transport holds the run to. Unset: page after page.
+	 */
+	idRangesAtOnce?: boolean;
 	/** What a rejected page's error explains (a collection read's filter and sort). */
 	explain?: Explain;
 	/**
@@ -260,10 +263,11 @@ export async function paginate(this: RequestContext, options: PaginateOptions): 
 		return await sequential(this, options, attributeKeyset(this, options, options.keysetAttribute), { delivered: 0, pages: 0 });
 	}
 	const direction = keysetDirection(options.query?.sort, options.supportsFilter);
-	if (direction === undefined || (options.parallel ?? 1) <= 1 || options.maxRequests !== undefined) {
+	const parallel = options.idRangesAtOnce === true ? runContextOf(this).requestsInParallel : 1;
+	if (direction === undefined || parallel <= 1 || options.maxRequests !== undefined) {
 		return await sequential(this, options, direction && idKeyset(direction), { delivered: 0, pages: 0 });
 	}
-	const delivered = await parallelKeyset(this, options, direction, options.parallel ?? 1);
+	const delivered = await parallelKeyset(this, options, direction, parallel);
 	return { delivered, exhausted: options.limit === undefined || delivered < options.limit };
 }
 
@@ -302,9 +306,8 @@ async function parallelKeyset(context: RequestContext, options: PaginateOptions,
 	const ascending = direction === 'ascending';
 	const keyOf = (id: string): number => (ascending ? Number(id) : -Number(id));
 	const idOf = (key: number): string => String(ascending ? key : -key);
-	const run = runContextOf(context);
 	const fetchKeyed = async (pageQuery: QueryParameters): Promise<KeyedResourcePage> => {
-		const page = await run.inRequestSlot(parallel, async () => await fetchPage(context, options, pageQuery));
+		const page = await fetchPage(context, options, pageQuery);
 		return { ...page, count: page.resources.length, keys: page.ids.every(isWholeNumberId) ? page.ids.map(keyOf) : undefined };
 	};
 	const source: KeyPageSource<KeyedResourcePage> = {

@@ -1,8 +1,8 @@
 /**
  * The concurrency primitives the package is built from, and nothing else: no n8n context, no
  * parameters, no per-run state (that is runContext.ts). The router runs input items with
- * `forEachIndex` (loops of `inParallel`), and a run's request bound is a `Slots`. (The parallel
- * keyset read no longer uses `Signal`: it sends what its plan asks for after every answer.)
+ * `forEachIndex` (loops of `inParallel`), and a run's request bound is a `Slots` (runContext.ts,
+ * held by the transport for each request).
  */
 
 /**
@@ -75,27 +75,5 @@ export class Slots {
 			if (next) next();
 			else this.free += 1;
 		}
-	}
-}
-
-/** Wakes everyone waiting for the next `notify()` (and only them). */
-export class Signal {
-	private wake = (): void => undefined;
-
-	private next = this.renew();
-
-	/** Resolves at the next `notify()`. */
-	async wait(): Promise<void> {
-		await this.next;
-	}
-
-	notify(): void {
-		const wake = this.wake;
-		this.next = this.renew();
-		wake();
-	}
-
-	private renew(): Promise<void> {
-		return new Promise<void>((resolve) => (this.wake = resolve));
 	}
 }

@@ -3,8 +3,9 @@
  * object (an execution of the node, a poll, a list search), forgotten with it.
  *
  * - the credential's connection settings, read once;
- * - the request slots: the bound of requests in flight that everything the run pages at once
- *   shares (several input items each paging id ranges still make Requests in Parallel in all);
+ * - Requests in Parallel and its request slots: every request the run sends holds one while it is
+ *   on its way (transport.ts), so input items handled at once, each paging id ranges at once, make
+ *   Requests in Parallel in all; this is the one place that bound is kept;
  * - how long a request may wait for the rate-limit budget (the node's When Rate Limited option;
  *   the budget itself is the credential's, shared by the process: rateBudget.ts);
  * - the first-exchange gate: requests sent in parallel wait for the run's first answer, so a token
@@ -21,7 +22,7 @@ import { credentialFingerprint } from '../../../credentials/accessTokens';
 import { serviceBaseUrl } from '../../../credentials/baseUrl';
 import type { FailedExchange } from '../errors/apiFailure';
 import { Slots } from './parallel';
-import { DEFAULT_RATE_LIMIT_WAIT_MINUTES } from './policy';
+import { DEFAULT_RATE_LIMIT_WAIT_MINUTES, DEFAULT_REQUESTS_IN_PARALLEL } from './policy';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -52,6 +53,13 @@ export class RunContext {
 	private settings?: Promise<SettingsOutcome>;
 
 	private slots?: Slots;
+
+	/**
+	 * The most requests the run has on their way at once. Set by the action node from Request
+	 * Options → Requests in Parallel before its first request; a poll or a list search keeps the
+	 * default (they send one request at a time).
+	 */
+	requestsInParallel = DEFAULT_REQUESTS_IN_PARALLEL;
 
 	/**
 	 * The longest a request of the run waits for the rate-limit budget (ms); 0: never wait, a 429
@@ -91,9 +99,13 @@ export class RunContext {
 		}
 	}
 
-	/** Runs `work` holding one of the run's `limit` request slots (the first caller sets the limit). */
-	async inRequestSlot<T>(limit: number, work: () => Promise<T>): Promise<T> {
-		this.slots ??= new Slots(Math.max(1, limit));
+	/**
+	 * Runs `work` holding one of the run's Requests in Parallel slots; waits for one to be free.
+	 * Only the transport takes slots, one per request and never two at once, so no holder waits
+	 * for another slot while it holds one.
+	 */
+	async inRequestSlot<T>(work: () => Promise<T>): Promise<T> {
+		this.slots ??= new Slots(Math.max(1, this.requestsInParallel));
 		return await this.slots.hold(work);
 	}
 }

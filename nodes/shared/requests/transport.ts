@@ -185,12 +185,14 @@ async function signingCredentials(context: RequestContext): Promise<ICredentials
 }
 
 /**
- * Sends one API request, after the run's first exchange has its answer (runContext.ts), with the
- * repeats described at the top of this file.
+ * Sends one API request, after the run's first exchange has its answer, holding one of the run's
+ * Requests in Parallel slots from its first attempt to its last (runContext.ts), with the repeats
+ * described at the top of this file. Whoever sends (the item loop, a parallel read's id ranges, an
+ * If Already Exists lookup), the run never has more requests on their way.
  */
 export async function apiRequest(this: RequestContext, request: ApiRequest): Promise<ApiResponse> {
 	const run = runContextOf(this);
-	return await run.afterFirstExchange(async () => await exchange(this, run, request));
+	return await run.afterFirstExchange(async () => await run.inRequestSlot(async () => await exchange(this, run, request)));
 }
 
 async function exchange(context: RequestContext, run: RunContext, request: ApiRequest): Promise<ApiResponse> {

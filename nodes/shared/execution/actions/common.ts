@@ -28,12 +28,6 @@ export interface ResolvedPath {
 	ids: Record<string, string>;
 }
 
-/** What the router reads once per run and hands to every item's action. */
-export interface RunSettings {
-	/** Request Options → Requests in Parallel. */
-	parallel: number;
-}
-
 /** An ID parameter read and checked, named in messages as the editor labels it ("Deal", "Deal Note ID"). */
 export function idValue(context: ActionContext, id: IdParameter, itemIndex: number): string {
 	return checkValue(context.getNode(), id.parameter, id.check, context.getNodeParameter(id.name, itemIndex, ''), context.getTimezone(), itemIndex) as string;

@@ -5,7 +5,7 @@ import { paginate } from '../../paging/pagination';
 import { queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { userIdOverride } from '../requestOptions';
-import type { ActionContext, ActionResult, RunSettings } from './common';
+import type { ActionContext, ActionResult } from './common';
 import { collectionLimit, readOptions, readOutput, recordShape, resolvePath } from './common';
 
 /** `{ id, type, dealId, ... }`: the parent's ID right after the item's own (and its type, if it has one). */
@@ -19,7 +19,7 @@ function withParentId(item: IDataObject, name: string, value: string): IDataObje
  * or a related one (`/deals/{dealId}/dealNotes`: no query options), whose flattened items carry
  * the parent's ID under the path parameter's name, so items from many parents stay attributable.
  */
-export async function execute(this: ActionContext, spec: Operation, itemIndex: number, run: RunSettings): Promise<ActionResult> {
+export async function execute(this: ActionContext, spec: Operation, itemIndex: number): Promise<ActionResult> {
 	const node = this.getNode();
 	const related = spec.shape === 'getRelatedMany';
 	const { path, ids } = resolvePath(this, spec, itemIndex);
@@ -36,7 +36,7 @@ export async function execute(this: ActionContext, spec: Operation, itemIndex: n
 		itemIndex,
 		userId: userIdOverride(this, itemIndex),
 		supportsFilter: !related,
-		parallel: run.parallel,
+		idRangesAtOnce: true,
 		explain: { rejectedQuery: { type: spec.type } },
 		onPage: (document) => {
 			for (const item of readOutput(document, shape)) {

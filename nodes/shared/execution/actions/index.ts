@@ -1,13 +1,13 @@
 import type { Operation } from '../../operation/operation';
 import type { Shape } from '../../service/catalogue';
-import type { ActionContext, ActionResult, RunSettings } from './common';
+import type { ActionContext, ActionResult } from './common';
 import { execute as remove } from './delete';
 import { execute as get } from './get';
 import { execute as getById } from './getById';
 import { execute as getMany } from './getMany';
 import { execute as write } from './write';
 
-export type Action = (this: ActionContext, operation: Operation, itemIndex: number, run: RunSettings) => Promise<ActionResult>;
+export type Action = (this: ActionContext, operation: Operation, itemIndex: number) => Promise<ActionResult>;
 
 export const ACTIONS: Record<Shape, Action> = {
 	getMany,
