@@ -25,7 +25,7 @@ export interface SandboxOptions {
 	/**
 	 * The machine's time in ms, as the sandbox reads it for token expiry, the rate-limit refill and
 	 * (plus `clockOffsetSeconds`) the service's clock. Default `Date.now`; tests pass a clock they
-	 * move (harness/clock.ts ManualClock) instead of waiting.
+	 * move (harness/clock.ts TestClock) instead of waiting.
 	 */
 	clock?: () => number;
 	/** Count totals: adds `meta.total` and `links.last` to collection documents. Default false. */

@@ -2,7 +2,7 @@
  * Section 9: bulk jobs paced to the service's rate limit. One job per process (worker.ts), each
  * with the sandbox in the same process: its token bucket (cost per kind of request, CAPACITY tokens
  * refilled over 5 minutes, 429 with retry-after) and the nodes' budget read one virtual clock
- * (harness/virtualClock.ts), so a job of hours runs in seconds.
+ * (harness/clock.ts), so a job of hours runs in seconds.
  *
  * Reported per job: virtual time ÷ the budget floor (tokens charged ÷ refill rate; a job cannot
  * beat (tokens − CAPACITY) ÷ refill rate, the bucket's first fill being free), 429s met against
@@ -11,7 +11,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CredentialStore, runNode, runPoll, sandboxCredential } from '../../harness';
-import { VirtualClock } from '../../harness/virtualClock';
+import { TestClock } from '../../harness/clock';
 import { RATE_LIMIT_WINDOW_SECONDS, rateLimitedRequestsInFlight, useRateLimitClock } from '../../nodes/shared/requests/rateBudget';
 import { startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
@@ -72,7 +72,7 @@ function createOutcome(sandbox: Sandbox, tag: string, count: number, output: IDa
 }
 
 export async function pacingJob(name: PacingJobName, writes: number, deals: number): Promise<PacingCase> {
-	const clock = new VirtualClock();
+	const clock = TestClock.virtual();
 	useRateLimitClock(clock);
 	clock.autoAdvance(() => rateLimitedRequestsInFlight() > 0);
 	const refillPerSecond = PACING_CAPACITY / RATE_LIMIT_WINDOW_SECONDS;

@@ -7,7 +7,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { RunResult } from '../../harness';
-import { CredentialStore, ManualClock, runNode, sandboxCredential, useCredentialClock } from '../../harness';
+import { CredentialStore, TestClock, runNode, sandboxCredential, useCredentialClock } from '../../harness';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 
@@ -193,7 +193,7 @@ describe('concurrent token renewals share one token', () => {
 describe('a shared token past its expires_in', () => {
 	it('is not handed to a stale caller: the caller renews before sending and gets a new token, not one the service would reject', async () => {
 		// One clock for the credential and the service, moved instead of waited for.
-		const clock = ManualClock.stopped();
+		const clock = TestClock.stopped();
 		const restoreClock = useCredentialClock(clock);
 		const own = await startSandbox({ tokenLifetimeSeconds: 1, clock: clock.now });
 		try {

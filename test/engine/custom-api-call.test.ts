@@ -11,7 +11,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Registry } from '../../harness';
-import { CredentialStore, HTTP_REQUEST_TYPE, ManualClock, createRegistry, registerHttpRequestNode, runNode, sandboxCredential, useCredentialClock } from '../../harness';
+import { CredentialStore, HTTP_REQUEST_TYPE, TestClock, createRegistry, registerHttpRequestNode, runNode, sandboxCredential, useCredentialClock } from '../../harness';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { decodedQuery } from './helpers';
@@ -22,7 +22,7 @@ let sandbox: Sandbox;
 let registry: Registry;
 let typeVersion: number;
 /** The credential's and the service's time, moved past a token's lifetime instead of waited for. */
-const clock = ManualClock.running();
+const clock = TestClock.running();
 let restoreClock: () => void;
 
 beforeAll(async () => {

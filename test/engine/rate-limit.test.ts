@@ -2,7 +2,7 @@
  * Bulk work inside the service's rate limit, through n8n-core's engine against the sandbox's token
  * bucket (cost per kind of request, a capacity that refills over 5 minutes, 429 with retry-after).
  * The bucket and the nodes' budget read one virtual clock that moves by itself whenever every
- * request waits for it (harness/virtualClock.ts): hours of pacing run in seconds and nothing sleeps.
+ * request waits for it (harness/clock.ts): hours of pacing run in seconds and nothing sleeps.
  *
  * What is counted: items out, records the sandbox holds, requests it received (429s among them),
  * tokens it charged, and the virtual time against the budget floor (tokens charged ÷ refill rate).
@@ -11,12 +11,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runPoll } from '../../harness';
-import { VirtualClock } from '../../harness/virtualClock';
+import { TestClock } from '../../harness/clock';
 import { REAL_CLOCK, RATE_LIMIT_WINDOW_SECONDS, rateLimitedRequestsInFlight, useRateLimitClock } from '../../nodes/shared/requests/rateBudget';
 import type { LoggedRequest } from '../../sandbox';
 import { jsonOf, useSandbox } from './helpers';
 
-const clock = new VirtualClock();
+const clock = TestClock.virtual();
 useRateLimitClock(clock);
 clock.autoAdvance(() => rateLimitedRequestsInFlight() > 0);
 afterAll(() => useRateLimitClock(REAL_CLOCK));

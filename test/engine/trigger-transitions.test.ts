@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CredentialStore, ManualClock, runPoll, sandboxCredential } from '../../harness';
+import { CredentialStore, TestClock, runPoll, sandboxCredential } from '../../harness';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { decodedQuery, useSandbox } from './helpers';
@@ -245,7 +245,7 @@ describe("the service's clock", () => {
 	});
 
 	it('follows a sandbox started 5 minutes behind', async () => {
-		const clock = ManualClock.stopped();
+		const clock = TestClock.stopped();
 		const sandbox = await startSandbox({ sizes: { deals: 20 }, clockOffsetSeconds: -300, clock: clock.now });
 		try {
 			const store = new CredentialStore();

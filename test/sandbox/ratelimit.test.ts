@@ -1,9 +1,9 @@
 import { BASE_COST, Sandbox, requestCost, startSandbox } from '../../sandbox';
-import { ManualClock } from '../../harness/clock';
+import { TestClock } from '../../harness/clock';
 import { Api, firstError } from './testkit';
 
 /** The sandbox's time: the bucket refills only when a test moves it. */
-const clock = ManualClock.stopped();
+const clock = TestClock.stopped();
 
 describe('sandbox rate limit', () => {
 	let sb: Sandbox;

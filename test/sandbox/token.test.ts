@@ -1,5 +1,5 @@
 import { Sandbox, startSandbox } from '../../sandbox';
-import { ManualClock } from '../../harness/clock';
+import { TestClock } from '../../harness/clock';
 import { Api, basic, requestToken, toReply } from './testkit';
 
 describe('sandbox token endpoint', () => {
@@ -131,7 +131,7 @@ describe('sandbox token endpoint', () => {
 	});
 
 	it('expires tokens after tokenLifetimeSeconds of its clock', async () => {
-		const clock = ManualClock.stopped();
+		const clock = TestClock.stopped();
 		const short = await startSandbox({ tokenLifetimeSeconds: 1, clock: clock.now, sizes: { deals: 5, contacts: 5, incomes: 1, dealSecurities: 1 } });
 		try {
 			const reply = await requestToken(short);

@@ -2,7 +2,7 @@
  * The rate-limit budget on its own (nodes/shared/requests/rateBudget.ts), on a virtual clock the
  * test moves: what the headers say decides when a request may go, in order of arrival.
  */
-import { VirtualClock } from '../../harness/virtualClock';
+import { TestClock } from '../../harness/clock';
 import type { Ticket } from '../../nodes/shared/requests/rateBudget';
 import { RateBudget, costClassOf, parseRetryAfter, readRateLimitHeaders } from '../../nodes/shared/requests/rateBudget';
 
@@ -13,7 +13,7 @@ const SEARCH = costClassOf('GET', '/deals', {});
 const WRITE = costClassOf('POST', '/contacts');
 
 /** A budget that has seen one answer: limit 300 tokens per 5 minutes (1 token a second). */
-async function budgetAfterFirstAnswer(clock: VirtualClock, remaining: number, cost = 10): Promise<RateBudget> {
+async function budgetAfterFirstAnswer(clock: TestClock, remaining: number, cost = 10): Promise<RateBudget> {
 	const budget = new RateBudget(clock);
 	const first = await budget.admit(SEARCH, { paced: true, maxWaitMs: 600_000 });
 	budget.settle((first as { ticket: Ticket }).ticket, 200, { limit: 300, remaining, cost }, SEARCH);
@@ -54,7 +54,7 @@ describe('reading the headers', () => {
 
 describe('pacing', () => {
 	it('knows nothing before the first answer: lets requests through at once', async () => {
-		const clock = new VirtualClock();
+		const clock = TestClock.virtual();
 		const budget = new RateBudget(clock);
 		const outcomes = await Promise.all([1, 2, 3].map(async () => await budget.admit(SEARCH, { paced: true, maxWaitMs: 1000 })));
 		expect(outcomes.every((outcome) => 'ticket' in outcome)).toBe(true);
@@ -62,7 +62,7 @@ describe('pacing', () => {
 	});
 
 	it('lets a request go at once while the tokens left cover it and the requests in flight', async () => {
-		const clock = new VirtualClock();
+		const clock = TestClock.virtual();
 		const budget = await budgetAfterFirstAnswer(clock, 35);
 		const granted: number[] = [];
 		for (let i = 0; i < 3; i++) void budget.admit(SEARCH, { paced: true, maxWaitMs: 600_000 }).then(() => granted.push(i));
@@ -82,7 +82,7 @@ describe('pacing', () => {
 	});
 
 	it('waits for the refill the headers imply instead of sending into a 429', async () => {
-		const clock = new VirtualClock();
+		const clock = TestClock.virtual();
 		const budget = await budgetAfterFirstAnswer(clock, 3);
 		let admitted: Ticket | undefined;
 		void budget.admit(SEARCH, { paced: true, maxWaitMs: 600_000 }).then((outcome) => (admitted = (outcome as { ticket: Ticket }).ticket));
@@ -97,7 +97,7 @@ describe('pacing', () => {
 	});
 
 	it('counts the requests in flight sent after the answer it believes, not those before', async () => {
-		const clock = new VirtualClock();
+		const clock = TestClock.virtual();
 		const budget = await budgetAfterFirstAnswer(clock, 100);
 		const tickets: Ticket[] = [];
 		for (let i = 0; i < 4; i++) tickets.push(((await budget.admit(SEARCH, { paced: true, maxWaitMs: 0 })) as { ticket: Ticket }).ticket);
@@ -113,7 +113,7 @@ describe('pacing', () => {
 	});
 
 	it('learns each kind of request\'s cost; an unknown kind is assumed as dear as the dearest seen', async () => {
-		const clock = new VirtualClock();
+		const clock = TestClock.virtual();
 		const budget = await budgetAfterFirstAnswer(clock, 200, 10);
 		expect(budget.estimatedCost(SEARCH)).toBe(10);
 		expect(budget.estimatedCost(WRITE)).toBe(10);
@@ -124,7 +124,7 @@ describe('pacing', () => {
 	});
 
 	it('after a 429, no request goes before its retry-after, and the 429 spent nothing', async () => {
-		const clock = new VirtualClock();
+		const clock = TestClock.virtual();
 		const budget = await budgetAfterFirstAnswer(clock, 250);
 		const limited = (await budget.admit(SEARCH, { paced: true, maxWaitMs: 600_000 })) as { ticket: Ticket };
 		budget.settle(limited.ticket, 429, { limit: 300, remaining: 250, cost: 10, retryAfterSeconds: 30 }, SEARCH);
@@ -141,7 +141,7 @@ describe('pacing', () => {
 	});
 
 	it('refuses at once a request whose wait is longer than it may wait, saying how long and why', async () => {
-		const clock = new VirtualClock();
+		const clock = TestClock.virtual();
 		const budget = await budgetAfterFirstAnswer(clock, 0);
 		expect(await budget.admit(SEARCH, { paced: true, maxWaitMs: 9_999 })).toEqual({ refused: { waitMs: 10_000, reason: 'refill', remaining: 0, limit: 300 } });
 		const limited = (await budget.admit(SEARCH, { paced: false })) as { ticket: Ticket };
@@ -154,7 +154,7 @@ describe('pacing', () => {
 	});
 
 	it('runs take turns, each run\'s requests in order: a poll behind a bulk job waits for one of its requests, not all', async () => {
-		const clock = new VirtualClock();
+		const clock = TestClock.virtual();
 		const budget = await budgetAfterFirstAnswer(clock, 0, 10);
 		const order: string[] = [];
 		const job = {};
@@ -176,7 +176,7 @@ describe('pacing', () => {
 	});
 
 	it('a request dearer than the whole bucket goes when the bucket is full', async () => {
-		const clock = new VirtualClock();
+		const clock = TestClock.virtual();
 		const budget = await budgetAfterFirstAnswer(clock, 0);
 		expect(budget.waitFor(1_000).waitMs).toBe(300_000);
 	});
@@ -184,7 +184,7 @@ describe('pacing', () => {
 
 describe('several processes on one client\'s budget (queue-mode workers)', () => {
 	it('two processes, each with its own budget and 4 requests at a time, share one bucket: all 800 writes go through at the bucket\'s pace, a 429 repeated first', async () => {
-		const clock = new VirtualClock(0);
+		const clock = TestClock.at(0);
 		clock.autoAdvance(() => false);
 		const limit = 300;
 		const rate = limit / 300_000;
@@ -238,7 +238,7 @@ describe('several processes on one client\'s budget (queue-mode workers)', () =>
 
 describe('the virtual clock', () => {
 	it('moves by itself only while nothing is busy, to the earliest wake-up', async () => {
-		const clock = new VirtualClock(0);
+		const clock = TestClock.at(0);
 		let busy = true;
 		clock.autoAdvance(() => busy);
 		const woke: number[] = [];
