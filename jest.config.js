@@ -13,9 +13,10 @@ module.exports = {
 	// One worker per core. Jest's default (cores - 1) runs the files one at a time on a 2-core machine.
 	maxWorkers: require('os').availableParallelism(),
 	// A worker whose heap is over 300 MB after a test file is replaced by a fresh one. Jest gives an
-	// ending worker 500 ms before it kills it ("A worker process has failed to exit gracefully"), and
-	// a process of 800 MB took 500-600 ms just to end on 2 cores; the engine files each load their own
-	// n8n-core, so a worker that ran many of them grew that big. Smaller heaps also collect faster:
-	// the whole run took 176 s with the limit against 221 s without, on the same busy machine.
+	// ending worker 500 ms before it kills it ("A worker process has failed to exit gracefully"); a
+	// worker that had run many engine files (each loads its own n8n-core) reached 800-960 MB and took
+	// 590-650 ms to end on 2 cores. With the limit and test/jest.setup.ts's short exit, workers of
+	// about 450 MB ended in 80-250 ms. Replacing workers costs a little: quiet runs took 150-191 s with
+	// the limit, 157 s without (and force-exited).
 	workerIdleMemoryLimit: '300MB',
 };
