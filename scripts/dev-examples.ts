@@ -16,6 +16,9 @@ import { join } from 'path';
 import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
+/** The sandbox credential `npm run dev` imports, which the examples' Loan CRM nodes are given. */
+export const DEV_CREDENTIAL = { id: 'loanCrmSandbox01', name: 'Loan CRM sandbox' } as const;
+
 const PACKAGE_PREFIX = 'n8n-nodes-loan-crm.';
 
 export interface DevWorkflow {

@@ -23,7 +23,7 @@ import { join } from 'path';
 
 import { sandboxCredential } from '../harness/sandbox-credential';
 import { DEFAULT_LIVELY_SECONDS, startLively, startSandbox } from '../sandbox';
-import { prepareExamples } from './dev-examples';
+import { DEV_CREDENTIAL, prepareExamples } from './dev-examples';
 import { cacheDir, ensureN8n, N8N_VERSION } from './e2e/install';
 import { DEV_OWNER, N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './e2e/n8n';
 import { installInterruptHandler, interruptRequested, log, onInterrupt, tail } from './e2e/util';
@@ -51,8 +51,6 @@ async function portOrFree(preferred: number): Promise<number> {
 	});
 }
 
-const CREDENTIAL = { id: 'loanCrmSandbox01', name: 'Loan CRM sandbox' };
-
 async function main(): Promise<number> {
 	installInterruptHandler();
 	const check = process.argv.includes('--check');
@@ -77,10 +75,10 @@ async function main(): Promise<number> {
 	const sandbox = await startSandbox({ sizes: { deals, contacts: Math.max(120, Math.round(deals / 4)) }, port: await portOrFree(intArg('--sandbox-port', 8099)) });
 	const credentialData = sandboxCredential(sandbox);
 	log(`sandbox up at ${sandbox.baseUrl} (${sandbox.data.count('deals')} deals); importing the credential`);
-	await n8n.importCredentials([{ ...CREDENTIAL, type: 'loanCrmOAuth2Api', data: credentialData }]);
+	await n8n.importCredentials([{ ...DEV_CREDENTIAL, type: 'loanCrmOAuth2Api', data: credentialData }]);
 	let disabledInExamples: string[] = [];
 	if (firstStart) {
-		const examples = prepareExamples(join(REPO_ROOT, 'examples'), install.n8nDir, CREDENTIAL);
+		const examples = prepareExamples(join(REPO_ROOT, 'examples'), install.n8nDir, DEV_CREDENTIAL);
 		if (examples.workflows.length > 0) {
 			log(`importing ${examples.workflows.length} example workflow(s) from examples/, with the sandbox credential`);
 			// One file each, imported as a folder: n8n gives each its id, as for a user's import.
@@ -139,7 +137,7 @@ n8n ${N8N_VERSION} with ${pack.name}@${pack.version} is up (${((Date.now() - sta
   Log in:        ${DEV_OWNER.email} / ${DEV_OWNER.password}   (owner ${session})
   User folder:   ${n8n.userFolder}${fresh ? ' (removed on exit)' : ''}
 
-Loan CRM sandbox (credential "${CREDENTIAL.name}" is already imported)
+Loan CRM sandbox (credential "${DEV_CREDENTIAL.name}" is already imported)
   Base URL:      ${credentialData.baseUrl}
   Token URL:     ${credentialData.accessTokenUrl}
   Client ID:     ${credentialData.clientId}

@@ -5,12 +5,13 @@
  */
 import { createRequire } from 'module';
 
+import { DEV_CREDENTIAL } from '../dev-examples';
 import { DEV_OWNER } from '../e2e/n8n';
 
 // playwright-core is not a dependency of the repository, so its types are not at hand.
 export type Page = any;
 
-export const CREDENTIAL = { loanCrmOAuth2Api: { id: 'loanCrmSandbox01', name: 'Loan CRM sandbox' } };
+export const CREDENTIAL = { loanCrmOAuth2Api: { id: DEV_CREDENTIAL.id, name: DEV_CREDENTIAL.name } };
 
 /** Flags Chromium needs on a closed network (no update, sync or QUIC reach-outs) and as root. */
 const CHROMIUM_ARGS = [

@@ -8,9 +8,7 @@ import { join } from 'path';
 
 import { REPO_ROOT, n8nNodesBaseDir } from '../../harness';
 import type { PreparedExamples } from '../../scripts/dev-examples';
-import { prepareExamples } from '../../scripts/dev-examples';
-
-const CREDENTIAL = { id: 'loanCrmSandbox01', name: 'Loan CRM sandbox' };
+import { DEV_CREDENTIAL, prepareExamples } from '../../scripts/dev-examples';
 
 describe('the examples as npm run dev imports them', () => {
 	const examplesDir = join(REPO_ROOT, 'examples');
@@ -18,13 +16,13 @@ describe('the examples as npm run dev imports them', () => {
 	let workflows: PreparedExamples['workflows'];
 	let disabled: PreparedExamples['disabled'];
 	beforeAll(() => {
-		({ workflows, disabled } = prepareExamples(examplesDir, n8nNodesBaseDir(), CREDENTIAL));
+		({ workflows, disabled } = prepareExamples(examplesDir, n8nNodesBaseDir(), DEV_CREDENTIAL));
 	});
 
 	it('gives every Loan CRM node the sandbox credential', () => {
 		const ours = workflows.flatMap((workflow) => workflow.nodes.filter((node) => node.type.startsWith('n8n-nodes-loan-crm.')));
 		expect(ours.length).toBeGreaterThanOrEqual(3);
-		for (const node of ours) expect([node.name, node.credentials]).toEqual([node.name, { loanCrmOAuth2Api: CREDENTIAL }]);
+		for (const node of ours) expect([node.name, node.credentials]).toEqual([node.name, { loanCrmOAuth2Api: DEV_CREDENTIAL }]);
 	});
 
 	it('disables the Slack node (no Slack credential in dev) and says so on the sticky note; the Form Trigger stays', () => {

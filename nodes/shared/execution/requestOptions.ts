@@ -29,15 +29,13 @@ export function userIdOverride(context: IExecuteFunctions, itemIndex: number): s
 	return parseId(context.getNode(), { label: 'Request Options → User ID', path: ['requestOptions', 'userId'] }, userId, itemIndex);
 }
 
-/** The node's Requests in Parallel (a node setting: read for the first item). */
-function requestsInParallel(context: IExecuteFunctions): number {
-	const options = context.getNodeParameter('requestOptions', 0, {}) as { requestsInParallel?: unknown };
-	const value = options.requestsInParallel;
+/** Requests in Parallel as a whole number (1 to 16); unset or empty is the default. */
+function requestsInParallel(node: INode, value: unknown): number {
 	if (value === undefined || value === null || value === '') return DEFAULT_REQUESTS_IN_PARALLEL;
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > MAX_REQUESTS_IN_PARALLEL) {
 		throw invalidParameter(
-			context.getNode(),
+			node,
 			REQUESTS_IN_PARALLEL_LABEL,
 			`must be a whole number from 1 (one request at a time) to ${MAX_REQUESTS_IN_PARALLEL}; got ${JSON.stringify(value)}`,
 		);
@@ -64,7 +62,7 @@ function rateLimitWaitMinutes(node: INode, value: unknown, label: string): numbe
 export function applyRequestOptions(context: IExecuteFunctions): RunContext {
 	const options = context.getNodeParameter('requestOptions', 0, {}) as Record<string, unknown>;
 	const label = `Request Options → ${RATE_LIMIT_WAIT_LABEL}`;
-	const parallel = requestsInParallel(context);
+	const parallel = requestsInParallel(context.getNode(), options.requestsInParallel);
 	setRateLimitWait(context, rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
 	const run = runContextOf(context);
 	run.requestsInParallel = parallel;
