@@ -6,6 +6,8 @@
  *   ones, and the node folders (nodes/LoanCrm…/) sit on top, each importing only nodes/shared/ and itself.
  * - The editor's parameters (description/) and the run (execution/) stand side by side on the
  *   resolved operations (operation/): execution/ imports nothing from description/.
+ * - The actions (execution/actions/) are reached through their one entry, actions/index.ts: the
+ *   router imports nothing of an action's own file.
  * - credentials/ imports nothing from nodes/ (nodes/ may use what the credential owns: the network
  *   words, the Base URL rule).
  * - No import cycle in nodes/, credentials/ or the tool folders.
@@ -136,6 +138,15 @@ describe('the house rules', () => {
 		const imports = filesUnder('nodes/shared/execution').flatMap(importsOf);
 		expect(imports.length).toBeGreaterThan(50);
 		expect(imports.filter((entry) => entry.target?.startsWith('nodes/shared/description/')).map((entry) => `${entry.from} imports ${entry.target}`)).toEqual([]);
+	});
+
+	it('the actions have one public entry, actions/index.ts: nothing outside execution/actions/ imports another of its files', () => {
+		const actions = 'nodes/shared/execution/actions/';
+		const outside = packageFiles.filter((file) => !file.startsWith(actions)).flatMap(importsOf);
+		const intoActions = outside.filter((entry) => entry.target?.startsWith(actions));
+		// The router dispatches every item through it (prepareItem).
+		expect(intoActions.map((entry) => `${entry.from} → ${entry.target}`)).toContain(`nodes/shared/execution/router.ts → ${actions}index.ts`);
+		expect(intoActions.filter((entry) => entry.target !== `${actions}index.ts`).map((entry) => `${entry.from} imports ${entry.target}`)).toEqual([]);
 	});
 
 	it('credentials/ imports nothing from nodes/', () => {

@@ -63,20 +63,20 @@ export function applyRequestOptions(context: IExecuteFunctions): RunContext {
 	const options = context.getNodeParameter('requestOptions', 0, {}) as Record<string, unknown>;
 	const label = `Request Options → ${RATE_LIMIT_WAIT_LABEL}`;
 	const parallel = requestsInParallel(context.getNode(), options.requestsInParallel);
-	setRateLimitWait(context, rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
+	const minutes = rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label);
 	const run = runContextOf(context);
 	run.requestsInParallel = parallel;
+	setRateLimitWait(run, minutes, label);
 	return run;
 }
 
 /** The triggers' Options → When Rate Limited, applied to the poll. */
 export function applyPollRateLimitWait(context: IPollFunctions, options: Record<string, unknown>): void {
 	const label = `Options → ${RATE_LIMIT_WAIT_LABEL}`;
-	setRateLimitWait(context, rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
+	setRateLimitWait(runContextOf(context), rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
 }
 
-function setRateLimitWait(context: IExecuteFunctions | IPollFunctions, minutes: number, label: string): void {
-	const run = runContextOf(context);
+function setRateLimitWait(run: RunContext, minutes: number, label: string): void {
 	run.rateLimitWaitMs = minutes * 60_000;
 	run.rateLimitWaitOption = label;
 }

@@ -1,7 +1,8 @@
 /**
  * The item loop of every action node, written once: find the operation in the node's catalogue,
- * run its shape's action per input item (as many at once as Request Options → Requests in
- * Parallel), pair each output item to its input in input order, and honour Continue On Fail.
+ * have its shape's action read and check each input item once (actions/index.ts, `prepareItem`)
+ * and run it (as many at once as Request Options → Requests in Parallel), pair each output item to
+ * its input in input order, and honour Continue On Fail.
  *
  * The bound on requests in flight is not kept here: every request holds one of the run's request
  * slots (requests/runContext.ts, taken by requests/transport.ts), whichever item or read sends it.
@@ -11,11 +12,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { operationError, stoppingError } from '../errors/factory';
-import { ACTIONS } from './actions';
-import type { ActionResult } from './actions/common';
-import { resolvePath } from './actions/common';
-import { matchKeyOf } from './actions/write';
-import { customRecordKey, execute as customRequest } from './actions/customRequest';
+import type { ActionResult, PreparedItem } from './actions';
+import { prepareItem } from './actions';
 import type { Operation } from '../operation/operation';
 import type { CustomRequestSpec } from '../service/catalogue';
 import { CUSTOM_REQUEST, N8N_CUSTOM_API_CALL } from '../service/catalogue';
@@ -32,21 +30,15 @@ function errorItem(error: unknown): IDataObject {
 }
 
 /**
- * Items that must reach the service in item order share a key: writes to the same record (update
- * or delete of one path), and creates that look for the same record first (Create → If Already
- * Exists), so a later one finds what an earlier one created. Other creates make new records and
- * reads change nothing, so they need no order.
+ * The item read and checked by its action, or, when a parameter is wrong, an item that fails with
+ * that error when it runs: it sends nothing, and keeps its place (its own error, its item index,
+ * Continue On Fail's pairing). It has no ordering key: it reaches no record.
  */
-function orderingKey(context: IExecuteFunctions, spec: Operation | CustomRequestSpec, itemIndex: number): string | undefined {
-	// A Custom Request that writes: its method and path (customRequest.ts).
-	if (spec.shape === 'custom') return customRecordKey(context, itemIndex);
+function prepareOrFail(context: IExecuteFunctions, entry: Operation | CustomRequestSpec, itemIndex: number): PreparedItem {
 	try {
-		if (spec.shape === 'update' || spec.shape === 'delete') return `record ${resolvePath(context, spec, itemIndex).path}`;
-		const match = matchKeyOf(context, spec, itemIndex);
-		return match === undefined ? undefined : `match ${spec.path} ${match}`;
-	} catch {
-		// The item fails on its own when it runs; it sends nothing.
-		return undefined;
+		return prepareItem(context, entry, itemIndex);
+	} catch (error) {
+		return { run: async () => await Promise.reject(error) };
 	}
 }
 
@@ -70,10 +62,13 @@ export async function route(
 	}
 	// Request Options' node settings, read once for the run, before any request.
 	const run = applyRequestOptions(this);
-	const action = async (itemIndex: number): Promise<ActionResult> =>
-		spec.shape === 'custom' ? await customRequest.call(this, spec, itemIndex) : await ACTIONS[spec.shape].call(this, spec, itemIndex);
 	const continueOnFail = this.continueOnFail();
 	const outcomes: Outcome[] = new Array<Outcome>(items.length);
+	// Each item is read once, when its turn comes: forEachIndex asks for an item's key just before it
+	// starts the item, so that is where the item is prepared. Items with the same key (writes to one
+	// record, creates that look for one record first) reach the service in item order.
+	const preparedItems: PreparedItem[] = new Array<PreparedItem>(items.length);
+	const prepareForStart = (itemIndex: number): string | undefined => (preparedItems[itemIndex] = prepareOrFail(this, spec, itemIndex)).orderingKey;
 	// Without Continue On Fail the first failing item ends the run: no later item is started.
 	let firstFailure: number | undefined;
 	await forEachIndex(
@@ -81,13 +76,13 @@ export async function route(
 		run.requestsInParallel,
 		async (itemIndex) => {
 			try {
-				outcomes[itemIndex] = { results: await action(itemIndex) };
+				outcomes[itemIndex] = { results: await preparedItems[itemIndex].run() };
 			} catch (error) {
 				outcomes[itemIndex] = { error };
 				if (!continueOnFail && (firstFailure === undefined || itemIndex < firstFailure)) firstFailure = itemIndex;
 			}
 		},
-		{ keyOf: (itemIndex) => orderingKey(this, spec, itemIndex), stopAfter: () => firstFailure },
+		{ keyOf: prepareForStart, stopAfter: () => firstFailure },
 	);
 	if (firstFailure !== undefined) {
 		throw stoppingError(this.getNode(), (outcomes[firstFailure] as { error: unknown }).error, firstFailure);

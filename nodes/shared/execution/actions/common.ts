@@ -13,8 +13,31 @@ import { isToolRun } from '../toolOutput';
 
 export type ActionContext = IExecuteFunctions;
 
-/** What each shape's `execute` returns: the output items' JSON for one input item. */
+/** What an item's request gives: the output items' JSON for one input item. */
 export type ActionResult = IDataObject[];
+
+/**
+ * An input item read and checked, once, by its shape's `prepare` (a bad parameter throws there,
+ * before any request): what the router orders it by, and what sends it.
+ */
+export interface PreparedItem {
+	/**
+	 * Items with the same key reach the service one after the other, in item order (router.ts):
+	 * writes to one record (`recordKey`), and creates that look for the same record first, so a
+	 * later one finds what an earlier one created. Undefined: no order needed (reads, plain creates).
+	 */
+	orderingKey?: string;
+	/** Sends the item's request(s) and gives its output items. */
+	run(): Promise<ActionResult>;
+}
+
+/** How each request shape reads an item: `prepare(context, operation, itemIndex)`. */
+export type Prepare<Spec> = (context: ActionContext, spec: Spec, itemIndex: number) => PreparedItem;
+
+/** The ordering key of a write to one record (an update or delete of `path`, a Custom Request's PATCH or DELETE). */
+export function recordKey(path: string): string {
+	return `record ${path}`;
+}
 
 /** What a create or update sends, its values checked: attributes and relationships by name. */
 export interface WriteValues {
@@ -26,6 +49,8 @@ export interface ResolvedPath {
 	path: string;
 	/** Every ID parameter's value by its name, already checked: the path ids, then a getById's. */
 	ids: Record<string, string>;
+	/** The ordering key of a write to the record at `path` (an update, a delete). */
+	recordKey: string;
 }
 
 /** An ID parameter read and checked, named in messages as the editor labels it ("Deal", "Deal Note ID"). */
@@ -38,7 +63,7 @@ export function resolvePath(context: ActionContext, operation: Operation, itemIn
 	const ids: Record<string, string> = {};
 	for (const id of operation.idParameters) ids[id.name] = idValue(context, id, itemIndex);
 	const path = operation.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => ids[name]);
-	return { path, ids };
+	return { path, ids, recordKey: recordKey(path) };
 }
 
 /**

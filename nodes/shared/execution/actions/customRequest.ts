@@ -12,64 +12,53 @@ import type { CustomRequestSpec } from '../../service/catalogue';
 import type { Document } from '../../service/jsonapi';
 import { paginate } from '../../paging/pagination';
 import { apiRequest } from '../../requests/transport';
-import type { CustomMethod } from '../../input/customRequest';
 import { METHODS_WITH_BODY, customBody, customMethod, customPath, customQuery } from '../../input/customRequest';
 import { userIdOverride } from '../requestOptions';
-import type { ActionContext, ActionResult } from './common';
-import { collectionLimit, customRecordShape, readOutput } from './common';
-
-/** The checked method and path of an item's request. */
-function target(context: ActionContext, itemIndex: number): { method: CustomMethod; path: string } {
-	const node = context.getNode();
-	const method = customMethod(node, context.getNodeParameter('method', itemIndex, 'GET'), itemIndex);
-	return { method, path: customPath(node, context.getNodeParameter('path', itemIndex, ''), itemIndex) };
-}
+import type { ActionContext, ActionResult, PreparedItem } from './common';
+import { collectionLimit, customRecordShape, readOutput, recordKey } from './common';
 
 /**
- * Items that change the same record must reach the service in item order (router.ts): a PATCH or
- * DELETE of one path. Undefined for reads and creates, and for an item whose input is invalid (it
- * fails on its own and sends nothing).
+ * The item's request, read and checked once: method, path, query, body, Limit, the record shape and
+ * the adviser. Writes to the same record (a PATCH or DELETE of one path) keep item order (router.ts);
+ * reads and creates need none.
  */
-export function customRecordKey(context: ActionContext, itemIndex: number): string | undefined {
-	try {
-		const { method, path } = target(context, itemIndex);
-		return method === 'PATCH' || method === 'DELETE' ? path : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-export async function execute(this: ActionContext, _spec: CustomRequestSpec, itemIndex: number): Promise<ActionResult> {
-	const node = this.getNode();
-	const { method, path } = target(this, itemIndex);
-	const extra = customQuery(node, this.getNodeParameter('queryParameters', itemIndex, {}), itemIndex);
-	const body = METHODS_WITH_BODY.includes(method) ? customBody(node, this.getNodeParameter('jsonBody', itemIndex, ''), method, path, itemIndex) : undefined;
-	const limit = method === 'GET' ? collectionLimit(this, itemIndex, false) : undefined;
-	const items = (document: Document): IDataObject[] => readOutput(document, customRecordShape(this, itemIndex, extra));
-	const userId = userIdOverride(this, itemIndex);
-
-	const response = await apiRequest.call(this, { method, path, query: { extra }, body, itemIndex, userId });
-	const document = response.body;
-	if (document === undefined || !('data' in document)) {
-		// 204, or an answer without primary data: what happened, so the item still says something.
-		const answer: IDataObject = { method, path: `/jsonapi${path}`, status: response.status };
-		if (response.headers.location !== undefined) answer.location = response.headers.location;
-		if (document?.meta !== undefined) answer.meta = document.meta as IDataObject;
-		return [answer];
-	}
-	if (method !== 'GET' || !Array.isArray(document.data)) return items(document);
-	const results: ActionResult = [];
-	await paginate.call(this, {
-		path,
-		query: { extra },
-		limit,
-		itemIndex,
-		userId,
-		supportsFilter: false,
-		firstPage: document,
-		onPage: (page) => {
-			results.push(...items(page));
+export function prepare(context: ActionContext, _spec: CustomRequestSpec, itemIndex: number): PreparedItem {
+	const node = context.getNode();
+	const method = customMethod(node, context.getNodeParameter('method', itemIndex, 'GET'), itemIndex);
+	const path = customPath(node, context.getNodeParameter('path', itemIndex, ''), itemIndex);
+	const extra = customQuery(node, context.getNodeParameter('queryParameters', itemIndex, {}), itemIndex);
+	const body = METHODS_WITH_BODY.includes(method) ? customBody(node, context.getNodeParameter('jsonBody', itemIndex, ''), method, path, itemIndex) : undefined;
+	const limit = method === 'GET' ? collectionLimit(context, itemIndex, false) : undefined;
+	const shape = customRecordShape(context, itemIndex, extra);
+	const userId = userIdOverride(context, itemIndex);
+	const items = (document: Document): IDataObject[] => readOutput(document, shape);
+	return {
+		orderingKey: method === 'PATCH' || method === 'DELETE' ? recordKey(path) : undefined,
+		run: async () => {
+			const response = await apiRequest.call(context, { method, path, query: { extra }, body, itemIndex, userId });
+			const document = response.body;
+			if (document === undefined || !('data' in document)) {
+				// 204, or an answer without primary data: what happened, so the item still says something.
+				const answer: IDataObject = { method, path: `/jsonapi${path}`, status: response.status };
+				if (response.headers.location !== undefined) answer.location = response.headers.location;
+				if (document?.meta !== undefined) answer.meta = document.meta as IDataObject;
+				return [answer];
+			}
+			if (method !== 'GET' || !Array.isArray(document.data)) return items(document);
+			const results: ActionResult = [];
+			await paginate.call(context, {
+				path,
+				query: { extra },
+				limit,
+				itemIndex,
+				userId,
+				supportsFilter: false,
+				firstPage: document,
+				onPage: (page) => {
+					results.push(...items(page));
+				},
+			});
+			return results;
 		},
-	});
-	return results;
+	};
 }

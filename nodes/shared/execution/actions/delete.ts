@@ -1,11 +1,18 @@
 import type { Operation } from '../../operation/operation';
 import { apiRequest } from '../../requests/transport';
 import { userIdOverride } from '../requestOptions';
-import type { ActionContext, ActionResult } from './common';
+import type { ActionContext, PreparedItem } from './common';
 import { resolvePath } from './common';
 
-export async function execute(this: ActionContext, spec: Operation, itemIndex: number): Promise<ActionResult> {
-	const { path, ids } = resolvePath(this, spec, itemIndex);
-	await apiRequest.call(this, { method: 'DELETE', path, itemIndex, userId: userIdOverride(this, itemIndex) });
-	return [{ id: Object.values(ids).pop() ?? '', deleted: true }];
+/** The record at the path; deletes of one record keep item order. */
+export function prepare(context: ActionContext, operation: Operation, itemIndex: number): PreparedItem {
+	const { path, ids, recordKey } = resolvePath(context, operation, itemIndex);
+	const userId = userIdOverride(context, itemIndex);
+	return {
+		orderingKey: recordKey,
+		run: async () => {
+			await apiRequest.call(context, { method: 'DELETE', path, itemIndex, userId });
+			return [{ id: Object.values(ids).pop() ?? '', deleted: true }];
+		},
+	};
 }

@@ -9,28 +9,34 @@ import { quoteLiteral, queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { apiRequest } from '../../requests/transport';
 import { userIdOverride } from '../requestOptions';
-import type { ActionContext, ActionResult } from './common';
+import type { ActionContext, PreparedItem } from './common';
 import { readOptions, readOutput, recordShape, resolvePath } from './common';
 
-export async function execute(this: ActionContext, spec: Operation, itemIndex: number): Promise<ActionResult> {
-	const node = this.getNode();
-	const idParameter = spec.idParameter;
-	if (idParameter === undefined) throw new Error(`${spec.key}: a getById operation needs idParameter`);
-	const { path, ids } = resolvePath(this, spec, itemIndex);
+export function prepare(context: ActionContext, operation: Operation, itemIndex: number): PreparedItem {
+	const node = context.getNode();
+	const idParameter = operation.idParameter;
+	if (idParameter === undefined) throw new Error(`${operation.key}: a getById operation needs idParameter`);
+	const { path, ids } = resolvePath(context, operation, itemIndex);
 	const id = ids[idParameter];
-	const { options, fieldsChosen } = readOptions(this, itemIndex);
-	const type = RESOURCE_TYPES[spec.type];
-	const { include, fields } = queryFromOptions(node, spec.type, type, { include: options.include, fields: options.fields }, this.getTimezone(), itemIndex);
-	const response = await apiRequest.call(this, {
-		method: 'GET',
-		path,
-		query: { filter: `equals(id,${quoteLiteral(id)})`, include, fields, pageSize: 1 },
-		itemIndex,
-		userId: userIdOverride(this, itemIndex),
-	});
-	const document = response.body ?? {};
-	if (primaryResources(document).length === 0) {
-		throw apiError(node, 'recordNotFound', { type: spec.type, id, path }, { itemIndex });
-	}
-	return readOutput(document, recordShape(this, itemIndex, fieldsChosen));
+	const { options, fieldsChosen } = readOptions(context, itemIndex);
+	const type = RESOURCE_TYPES[operation.type];
+	const { include, fields } = queryFromOptions(node, operation.type, type, { include: options.include, fields: options.fields }, context.getTimezone(), itemIndex);
+	const userId = userIdOverride(context, itemIndex);
+	const shape = recordShape(context, itemIndex, fieldsChosen);
+	return {
+		run: async () => {
+			const response = await apiRequest.call(context, {
+				method: 'GET',
+				path,
+				query: { filter: `equals(id,${quoteLiteral(id)})`, include, fields, pageSize: 1 },
+				itemIndex,
+				userId,
+			});
+			const document = response.body ?? {};
+			if (primaryResources(document).length === 0) {
+				throw apiError(node, 'recordNotFound', { type: operation.type, id, path }, { itemIndex });
+			}
+			return readOutput(document, shape);
+		},
+	};
 }

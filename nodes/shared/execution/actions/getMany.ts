@@ -5,7 +5,7 @@ import { paginate } from '../../paging/pagination';
 import { queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { userIdOverride } from '../requestOptions';
-import type { ActionContext, ActionResult } from './common';
+import type { ActionContext, ActionResult, PreparedItem } from './common';
 import { collectionLimit, readOptions, readOutput, recordShape, resolvePath } from './common';
 
 /** `{ id, type, dealId, ... }`: the parent's ID right after the item's own (and its type, if it has one). */
@@ -19,30 +19,35 @@ function withParentId(item: IDataObject, name: string, value: string): IDataObje
  * or a related one (`/deals/{dealId}/dealNotes`: no query options), whose flattened items carry
  * the parent's ID under the path parameter's name, so items from many parents stay attributable.
  */
-export async function execute(this: ActionContext, spec: Operation, itemIndex: number): Promise<ActionResult> {
-	const node = this.getNode();
-	const related = spec.shape === 'getRelatedMany';
-	const { path, ids } = resolvePath(this, spec, itemIndex);
-	const limit = collectionLimit(this, itemIndex, related);
-	const { options, fieldsChosen } = related ? { options: {}, fieldsChosen: false } : readOptions(this, itemIndex);
-	const query = related ? undefined : queryFromOptions(node, spec.type, RESOURCE_TYPES[spec.type], options, this.getTimezone(), itemIndex);
+export function prepare(context: ActionContext, operation: Operation, itemIndex: number): PreparedItem {
+	const node = context.getNode();
+	const related = operation.shape === 'getRelatedMany';
+	const { path, ids } = resolvePath(context, operation, itemIndex);
+	const limit = collectionLimit(context, itemIndex, related);
+	const { options, fieldsChosen } = related ? { options: {}, fieldsChosen: false } : readOptions(context, itemIndex);
+	const query = related ? undefined : queryFromOptions(node, operation.type, RESOURCE_TYPES[operation.type], options, context.getTimezone(), itemIndex);
 	const parent = related ? Object.entries(ids).pop() : undefined;
-	const shape = recordShape(this, itemIndex, fieldsChosen);
-	const results: ActionResult = [];
-	await paginate.call(this, {
-		path,
-		query,
-		limit,
-		itemIndex,
-		userId: userIdOverride(this, itemIndex),
-		supportsFilter: !related,
-		idRangesAtOnce: true,
-		explain: { rejectedQuery: { type: spec.type } },
-		onPage: (document) => {
-			for (const item of readOutput(document, shape)) {
-				results.push(parent !== undefined && shape !== 'raw' ? withParentId(item, parent[0], parent[1]) : item);
-			}
+	const shape = recordShape(context, itemIndex, fieldsChosen);
+	const userId = userIdOverride(context, itemIndex);
+	return {
+		run: async () => {
+			const results: ActionResult = [];
+			await paginate.call(context, {
+				path,
+				query,
+				limit,
+				itemIndex,
+				userId,
+				supportsFilter: !related,
+				idRangesAtOnce: true,
+				explain: { rejectedQuery: { type: operation.type } },
+				onPage: (document) => {
+					for (const item of readOutput(document, shape)) {
+						results.push(parent !== undefined && shape !== 'raw' ? withParentId(item, parent[0], parent[1]) : item);
+					}
+				},
+			});
+			return results;
 		},
-	});
-	return results;
+	};
 }

@@ -11,8 +11,8 @@
  * - One search per item: the collection filtered by the match, sorted by id, one page of the most the
  *   service sends (100). The same answer says how many match and holds the oldest record in full,
  *   flattened exactly like a created one. Stop With Error needs only ids: a sparse fieldset.
- * - Items whose matches are equal as the service compares them share a key (`matchKey`); the router
- *   runs them in item order, so a later one finds what an earlier one created. Nothing orders
+ * - Items whose matches are equal as the service compares them share an ordering key (`searchFor`,
+ *   worked out when the item is read, with the search itself); the router runs them in item order, so a later one finds what an earlier one created. Nothing orders
  *   separate executions: between one's search and its create, another can create the same record.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -24,9 +24,9 @@ import { apiRequest } from '../../requests/transport';
 import type { Operation, WriteField } from '../../operation/operation';
 import type { IfExists, MatchLookup } from '../../service/catalogue';
 import { MATCH_COUNT_FIELD, OUTCOME_FIELD } from '../../service/catalogue';
+import type { QueryParameters } from '../../service/jsonapi';
 import { flatten } from '../../service/jsonapi';
 import { RESOURCE_TYPES } from '../../service/schema';
-import { userIdOverride } from '../requestOptions';
 import type { ActionContext, WriteValues } from './common';
 
 /** One match field and the value the item's create would send for it. */
@@ -42,7 +42,7 @@ export interface MatchTerm {
  * left out, like an empty field. Undefined when a match value is missing (a contact without an
  * e-mail): the item is then created without a search.
  */
-export function takeMatch(operation: Operation, values: WriteValues): MatchTerm[] | undefined {
+function takeMatch(operation: Operation, values: WriteValues): MatchTerm[] | undefined {
 	const terms: MatchTerm[] = [];
 	let complete = true;
 	for (const field of operation.ifAlreadyExists?.fields ?? []) {
@@ -66,24 +66,49 @@ export function takeMatch(operation: Operation, values: WriteValues): MatchTerm[
 }
 
 /** Equal for two items whose matches the service finds each other by: text with case folded, ids as they are. */
-export function matchKey(terms: readonly MatchTerm[]): string {
+function matchKey(terms: readonly MatchTerm[]): string {
 	return JSON.stringify(terms.map((term) => (term.field.kind === 'attribute' ? term.value.toLowerCase() : term.value)));
 }
 
 /** The filter the service finds the matching records by (through `lookup`, the fields it names). */
-export function matchFilter(terms: readonly MatchTerm[], lookup?: MatchLookup): string | undefined {
+function matchFilter(terms: readonly MatchTerm[], lookup?: MatchLookup): string | undefined {
 	const filterPath = (term: MatchTerm) => lookup?.filterBy[term.field.name] ?? (term.field.kind === 'attribute' ? term.field.name : `${term.field.name}.id`);
 	return combineFilters(terms.map((term) => `equals(${filterPath(term)},${quoteLiteral(term.value)})`));
 }
 
-export interface ExistingRecord {
-	/** The oldest match (lowest id), flattened like a created record. */
-	record: IDataObject;
-	id: string;
-	/** How many records matched, counted up to one page (100). */
-	count: number;
-	/** The page of matches was full: there may be more than `count`. */
-	atLeast: boolean;
+/** The search before a create, worked out when the item is read: what the router orders it by and what is sent. */
+export interface Search {
+	/** Equal for two creates that would find each other's record: the router runs them in item order. */
+	orderingKey: string;
+	path: string;
+	query: QueryParameters;
+}
+
+/**
+ * The item's search, from the values its create will send (their matched text trimmed, see
+ * `takeMatch`): the collection filtered by its match, sorted by id, one page of the most the service
+ * sends. Stop With Error reads only the ids: each record as its matched attributes. Undefined when
+ * the item does not look first (Create Another) or lacks a match value: it is created without one.
+ */
+export function searchFor(operation: Operation, values: WriteValues, ifExists: IfExists): Search | undefined {
+	if (ifExists === 'createAnother' || operation.ifAlreadyExists === undefined) return undefined;
+	const terms = takeMatch(operation, values);
+	if (terms === undefined) return undefined;
+	const attributes = terms.filter((term) => term.field.kind === 'attribute').map((term) => term.field.name);
+	// Through a lookup (a lead: the deal external reference, its deal included) the search is another collection's.
+	const lookup = operation.matchLookup;
+	const idsOnly = ifExists === 'stopWithError' && attributes.length > 0 && lookup === undefined;
+	return {
+		orderingKey: `match ${operation.path} ${matchKey(terms)}`,
+		path: lookup?.path ?? operation.path,
+		query: {
+			filter: matchFilter(terms, lookup),
+			sort: 'id',
+			fields: idsOnly ? { [operation.type]: attributes.join(',') } : undefined,
+			include: lookup?.record,
+			pageSize: MAX_PAGE_SIZE,
+		},
+	};
 }
 
 /**
@@ -94,28 +119,13 @@ export interface ExistingRecord {
 export async function lookFirst(
 	this: ActionContext,
 	operation: Operation,
-	terms: readonly MatchTerm[],
+	search: Search,
 	ifExists: IfExists,
 	itemIndex: number,
+	userId: string | undefined,
 ): Promise<IDataObject | undefined> {
-	// Stop With Error reads only the ids: each record as its matched attributes.
-	const attributes = terms.filter((term) => term.field.kind === 'attribute').map((term) => term.field.name);
-	// Through a lookup (a lead: the deal external reference, its deal included) the search is another collection's.
 	const lookup = operation.matchLookup;
-	const idsOnly = ifExists === 'stopWithError' && attributes.length > 0 && lookup === undefined;
-	const response = await apiRequest.call(this, {
-		method: 'GET',
-		path: lookup?.path ?? operation.path,
-		query: {
-			filter: matchFilter(terms, lookup),
-			sort: 'id',
-			fields: idsOnly ? { [operation.type]: attributes.join(',') } : undefined,
-			include: lookup?.record,
-			pageSize: MAX_PAGE_SIZE,
-		},
-		itemIndex,
-		userId: userIdOverride(this, itemIndex),
-	});
+	const response = await apiRequest.call(this, { method: 'GET', path: search.path, query: search.query, itemIndex, userId });
 	const matches = flatten(response.body ?? {});
 	if (matches.length === 0) return undefined;
 	// Asked sorted by id; the lowest id is taken whatever order the answer came in.
@@ -129,7 +139,7 @@ export async function lookFirst(
 			id: String(oldest.id),
 			count: matches.length,
 			atLeast: matches.length >= MAX_PAGE_SIZE,
-			path: lookup?.path ?? operation.path,
+			path: search.path,
 		};
 		throw apiError(this.getNode(), 'alreadyExists', details, { itemIndex });
 	}

@@ -1,7 +1,7 @@
 /**
  * Create and update: the request document is built from the operation's fields, each value checked
- * as its resolved field says (operation/operation.ts) before anything is sent. A create with If
- * Already Exists looks for the record first (matchExisting.ts).
+ * as its resolved field says (operation/operation.ts) when the item is read, before anything is
+ * sent. A create with If Already Exists looks for the record first (matchExisting.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -14,10 +14,10 @@ import { buildResourceDocument, flatten, primaryResources } from '../../service/
 import { apiRequest } from '../../requests/transport';
 import { checkValue, locatorValue } from '../../input/values';
 import { userIdOverride } from '../requestOptions';
-import type { ActionContext, ActionResult, WriteValues } from './common';
+import type { ActionContext, ActionResult, PreparedItem, WriteValues } from './common';
 import { resolvePath } from './common';
-import type { MatchTerm } from './matchExisting';
-import { createdOutcome, lookFirst, matchKey, takeMatch } from './matchExisting';
+import type { Search } from './matchExisting';
+import { createdOutcome, lookFirst, searchFor } from './matchExisting';
 
 /** Nothing given: no value, an empty one, or a resource locator with nothing chosen. */
 function isUnset(input: unknown): boolean {
@@ -28,11 +28,13 @@ function isUnset(input: unknown): boolean {
 /** An item's write, read and checked: where it goes, what it sends, and whether it looks first. */
 interface WriteInput {
 	path: string;
+	/** An update's ordering key: its record. */
+	recordKey: string;
 	ids: Record<string, string>;
 	values: WriteValues;
 	ifExists: IfExists;
-	/** The item's match when it looks first and has every match value; else undefined. */
-	match?: MatchTerm[];
+	/** The search before the create, when the item looks first and has every match value. */
+	search?: Search;
 }
 
 /**
@@ -42,7 +44,7 @@ interface WriteInput {
 function readWrite(context: ActionContext, operation: Operation, itemIndex: number): WriteInput {
 	const node = context.getNode();
 	const timeZone = context.getTimezone();
-	const { path, ids } = resolvePath(context, operation, itemIndex);
+	const { path, ids, recordKey } = resolvePath(context, operation, itemIndex);
 	let ifExists: IfExists = IF_EXISTS_DEFAULT;
 	if (operation.ifAlreadyExists !== undefined) {
 		const value = context.getNodeParameter(IF_EXISTS_PARAMETER, itemIndex, IF_EXISTS_DEFAULT) as unknown;
@@ -84,47 +86,41 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
 			values.relationships[field.name] = Array.isArray(checked) ? checked.map((id: string) => ({ type: target, id })) : ({ type: target, id: checked as string } as RelationshipValue);
 		}
 	}
-	const match = ifExists === 'createAnother' ? undefined : takeMatch(operation, values);
-	return { path, ids, values, ifExists, ...(match === undefined ? {} : { match }) };
+	const search = operation.ifAlreadyExists === undefined ? undefined : searchFor(operation, values, ifExists);
+	return { path, recordKey, ids, values, ifExists, ...(search === undefined ? {} : { search }) };
 }
 
 /**
- * The key under which the router runs creates that look first in item order: equal for items that
- * would find each other's record. Undefined when the item does not look first.
+ * The item's write, read and checked once: what it sends, and its ordering key (an update's record;
+ * a create's match when it looks first).
  */
-export function matchKeyOf(context: ActionContext, operation: Operation, itemIndex: number): string | undefined {
-	if (operation.ifAlreadyExists === undefined) return undefined;
-	const { match } = readWrite(context, operation, itemIndex);
-	return match === undefined ? undefined : matchKey(match);
-}
-
-export async function execute(this: ActionContext, operation: Operation, itemIndex: number): Promise<ActionResult> {
-	const { path, ids, values, ifExists, match } = readWrite(this, operation, itemIndex);
+export function prepare(context: ActionContext, operation: Operation, itemIndex: number): PreparedItem {
+	const { path, recordKey, ids, values, ifExists, search } = readWrite(context, operation, itemIndex);
 	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length;
 	if (fieldCount === 0 && operation.collection !== undefined) {
-		throw operationError(this.getNode(), 'nothingToWrite', { collection: operation.collection.label }, { itemIndex });
+		throw operationError(context.getNode(), 'nothingToWrite', { collection: operation.collection.label }, { itemIndex });
 	}
-	if (match !== undefined) {
-		const existing = await lookFirst.call(this, operation, match, ifExists, itemIndex);
-		if (existing !== undefined) return withIdAlias(operation, [existing]);
-	}
+	const userId = userIdOverride(context, itemIndex);
 	// On update, data.id must equal the path id (the last id in the path).
 	const id = operation.shape === 'update' ? Object.values(ids).pop() : undefined;
 	const body = buildResourceDocument({ type: operation.type, id, ...values });
-	const response = await apiRequest.call(this, {
-		method: HTTP_METHOD[operation.shape],
-		path,
-		body,
-		itemIndex,
-		userId: userIdOverride(this, itemIndex),
-		explain: { rejectedWrite: { fields: operation.fields.map((field) => field.hint), relationships: values.relationships } },
-	});
-	const document = response.body;
-	let written: ActionResult;
-	if (document !== undefined && primaryResources(document).length > 0) written = flatten(document);
-	// 204, or a 201 without a body: the service accepted exactly what was sent.
-	else written = [{ id: id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1] ?? null, type: operation.type, ...values.attributes }];
-	return withIdAlias(operation, ifExists === 'createAnother' ? written : written.map(createdOutcome));
+	const explain = { rejectedWrite: { fields: operation.fields.map((field) => field.hint), relationships: values.relationships } };
+	return {
+		orderingKey: operation.shape === 'update' ? recordKey : search?.orderingKey,
+		run: async () => {
+			if (search !== undefined) {
+				const existing = await lookFirst.call(context, operation, search, ifExists, itemIndex, userId);
+				if (existing !== undefined) return withIdAlias(operation, [existing]);
+			}
+			const response = await apiRequest.call(context, { method: HTTP_METHOD[operation.shape], path, body, itemIndex, userId, explain });
+			const document = response.body;
+			let written: ActionResult;
+			if (document !== undefined && primaryResources(document).length > 0) written = flatten(document);
+			// 204, or a 201 without a body: the service accepted exactly what was sent.
+			else written = [{ id: id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1] ?? null, type: operation.type, ...values.attributes }];
+			return withIdAlias(operation, ifExists === 'createAnother' ? written : written.map(createdOutcome));
+		},
+	};
 }
 
 /** The record's id also under the name the catalogue gives it (a lead's `dealId`), right after `id` and `type`. */
