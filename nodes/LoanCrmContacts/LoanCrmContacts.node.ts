@@ -18,6 +18,7 @@ export class LoanCrmContacts implements INodeType {
 		description: 'Find and create contacts, read contacts by external reference and update external references and contact categories in Loan CRM',
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		documentationUrl: ACTION_NODES_DOCUMENTATION,
+		// n8n adds this node's AI-agent tool copy as the node type loanCrmContactsTool (toolDescription.ts).
 		usableAsTool: true,
 		// New nodes are named by their action ("Get many deals"), tools "<action> in Loan CRM" (see toolDescription.ts).
 		defaults: { name: 'Loan CRM' },

@@ -10,6 +10,8 @@ import { pollerOf, triggerNodeBase } from '../shared/trigger/triggerNode';
 export class LoanCrmContactsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		...triggerNodeBase({
+			displayName: 'Loan CRM Contacts Trigger',
+			name: 'loanCrmContactsTrigger',
 			watches: 'Contacts',
 			description: 'Find, create and update contacts and their external references and categories in Loan CRM, or start a workflow when a contact is created or changes',
 			events: CONTACT_EVENTS,

@@ -18,6 +18,7 @@ export class LoanCrmDeals implements INodeType {
 		description: 'Read and change deals, loan structures, securities, notes, incomes, custom statuses and external references in Loan CRM',
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		documentationUrl: ACTION_NODES_DOCUMENTATION,
+		// n8n adds this node's AI-agent tool copy as the node type loanCrmDealsTool (toolDescription.ts).
 		usableAsTool: true,
 		// New nodes are named by their action ("Get many deals"), tools "<action> in Loan CRM" (see toolDescription.ts).
 		defaults: { name: 'Loan CRM' },

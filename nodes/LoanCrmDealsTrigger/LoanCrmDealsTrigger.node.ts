@@ -11,6 +11,8 @@ import { pollerOf, triggerNodeBase } from '../shared/trigger/triggerNode';
 export class LoanCrmDealsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		...triggerNodeBase({
+			displayName: 'Loan CRM Deals Trigger',
+			name: 'loanCrmDealsTrigger',
 			watches: 'Deals',
 			description: 'Read and change deals and their loan structures, securities, notes and incomes in Loan CRM, or start a workflow when a deal is created, changes or moves to a status',
 			events: DEAL_EVENTS,

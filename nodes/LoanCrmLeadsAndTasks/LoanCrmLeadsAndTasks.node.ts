@@ -18,6 +18,7 @@ export class LoanCrmLeadsAndTasks implements INodeType {
 		description: 'Read leads and update tasks in Loan CRM',
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		documentationUrl: ACTION_NODES_DOCUMENTATION,
+		// n8n adds this node's AI-agent tool copy as the node type loanCrmLeadsAndTasksTool (toolDescription.ts).
 		usableAsTool: true,
 		// New nodes are named by their action ("Get many deals"), tools "<action> in Loan CRM" (see toolDescription.ts).
 		defaults: { name: 'Loan CRM' },

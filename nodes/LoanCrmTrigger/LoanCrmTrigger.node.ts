@@ -11,6 +11,8 @@ import { pollerOf, triggerNodeBase } from '../shared/trigger/triggerNode';
 export class LoanCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		...triggerNodeBase({
+			displayName: 'Loan CRM Trigger',
+			name: 'loanCrmTrigger',
 			watches: '',
 			legacy: true,
 			description: 'Starts the workflow when deals or contacts are created or change in Loan CRM',

@@ -1,9 +1,9 @@
 /**
  * What every Loan CRM trigger type shares, in one place (as actionNode.ts is for the action nodes):
- * its names (from what it watches), group, versions, credential, polling, the parameters of
- * the events it offers, and its poll. A trigger node file states only what differs (what it watches,
- * its panel description, its events and its default event) and its icon and subtitle, which n8n's
- * lint looks for in the node file.
+ * group, versions, credential, polling, the parameters of the events it offers, and its poll. A
+ * trigger node file states what differs (its names, written out so that a search for the type name
+ * finds the file; what it watches, its panel description, its events and its default event) and its
+ * icon and subtitle, which n8n's lint looks for in the node file.
  */
 import type { INodeExecutionData, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
@@ -15,7 +15,11 @@ import { triggerProperties } from './events';
 import { pollTrigger } from './poll';
 
 export interface TriggerTypeSpec {
-	/** What it watches, as its names say it: "Deals" gives "Loan CRM Deals Trigger" and loanCrmDealsTrigger; "" the legacy Loan CRM Trigger. */
+	/** The name the editor shows ("Loan CRM Deals Trigger"), also a new node's name. */
+	displayName: string;
+	/** The node type name saved in workflows (`loanCrmDealsTrigger`): public, never changed. */
+	name: string;
+	/** What it watches: "Deals", "Contacts", or "" for the legacy Loan CRM Trigger (deals and contacts). */
 	watches: 'Deals' | 'Contacts' | '';
 	/** What the nodes panel shows for the trigger (and, for a paired trigger, for its action node). */
 	description: string;
@@ -35,10 +39,10 @@ function changeWords(watches: TriggerTypeSpec['watches']): string {
 
 /** A trigger type's description but its icon and subtitle (which the node file states, where n8n's lint looks for them). */
 export function triggerNodeBase(spec: TriggerTypeSpec): Omit<INodeTypeDescription, 'icon' | 'subtitle'> {
-	const displayName = `Loan CRM ${spec.watches === '' ? '' : `${spec.watches} `}Trigger`;
+	const { displayName } = spec;
 	return {
 		displayName,
-		name: `loanCrm${spec.watches}Trigger`,
+		name: spec.name,
 		...(spec.legacy === true ? { hidden: true } : {}),
 		group: ['trigger'],
 		// No defaultVersion: the editor gives new nodes the last version; saved ones keep theirs.
