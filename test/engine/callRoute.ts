@@ -15,6 +15,10 @@
  *   from the same line under the same callers) are not steps again. A second call of the same
  *   function from elsewhere (a second reading of an item, say) is.
  * - A return is a visit to a file the route has visited before: visits − files.
+ * - A second count (`calls`) lists only the files entered by calls: a caller waiting for its callee
+ *   has not left it, and a return is a call into a file whose earlier call has returned.
+ * - Not followed: the request (once transport.ts has it, what it stands on: the run's slots, the
+ *   rate budget, the token) and the building of an error (errors/); the route ends there.
  */
 import { readdirSync } from 'fs';
 import { basename, join, relative, sep } from 'path';
@@ -164,12 +168,22 @@ export function followed(event: CallEvent): boolean {
 }
 
 /**
+ * How a route counts a visit:
+ * - `steps`: every file control is in, in order: each call, and each return to a file that goes
+ *   on to call elsewhere (the issue's count: "write → common → values → write ↩ …").
+ * - `calls`: the files entered by calls only; a caller waiting for its callee has not left, so
+ *   coming back to it is no visit, and consecutive calls into one file are one visit. A return is a
+ *   call into a file whose earlier call has returned: a file the route left and comes back to.
+ */
+export type RouteCount = 'steps' | 'calls';
+
+/**
  * The route of `events` (see the header for how it counts), up to and including the event `until`
  * picks. Between two events control went up the stack to the innermost function both share (a
- * return: a visit, since that file goes on to call elsewhere) and down the new event's frames
- * (calls, wrapped or not: a callback, a method of a returned object) to the callee.
+ * return) and down the new event's frames (calls, wrapped or not: a callback, a method of a
+ * returned object) to the callee.
  */
-export function routeOf(events: readonly CallEvent[], until: (event: CallEvent) => boolean = () => false): Route {
+export function routeOf(events: readonly CallEvent[], until: (event: CallEvent) => boolean = () => false, count: RouteCount = 'steps'): Route {
 	const files: string[] = [];
 	const seen = new Set<string>();
 	const visit = (file: string): void => {
@@ -196,8 +210,16 @@ export function routeOf(events: readonly CallEvent[], until: (event: CallEvent) 
 		// an await the stack holds only the functions awaiting, so it is matched by function, not by depth).
 		let anchor = stack.length - 2;
 		while (anchor >= 0 && !previous.includes(stack[anchor])) anchor -= 1;
-		if (anchor >= 0 && previous.lastIndexOf(stack[anchor]) < previous.length - 1) visit(stack[anchor].split('#')[0]);
-		for (const frame of stack.slice(anchor + 1)) visit(frame.split('#')[0]);
+		const fileOf = (frame: string) => frame.split('#')[0];
+		if (count === 'steps') {
+			if (anchor >= 0 && previous.lastIndexOf(stack[anchor]) < previous.length - 1) visit(fileOf(stack[anchor]));
+			for (const frame of stack.slice(anchor + 1)) visit(fileOf(frame));
+		} else {
+			// A call into a file still running further up (a callback into the router) enters nothing new.
+			stack.forEach((frame, depth) => {
+				if (depth > anchor && !stack.slice(0, depth).some((outer) => fileOf(outer) === fileOf(frame))) visit(fileOf(frame));
+			});
+		}
 		previous = stack;
 		if (last) break;
 	}

@@ -85,7 +85,10 @@ describe('the route of a write', () => {
 	it.each(CASES.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
 		const events = await recorded(entry.run);
 		const route = routeOf(events, entry.until);
-		if (process.env.PRINT_ROUTE === '1') process.stdout.write(`\n${entry.name}\n  ${describeRoute(route)}\n`);
+		if (process.env.PRINT_ROUTE === '1') {
+			const calls = routeOf(events, entry.until, 'calls');
+			process.stdout.write(`\n${entry.name}\n  steps: ${describeRoute(route)}\n  calls: ${describeRoute(calls)}\n`);
+		}
 		// It reaches its end: the request, or the error.
 		expect(events.some(entry.until)).toBe(true);
 		expect(route.steps[route.steps.length - 1]).toMatch(/^(transport|factory)( ↩)?$/);
