@@ -5,74 +5,35 @@
  * finds the same deal through its external reference and adds a second note. The service then
  * holds one lead (deal) for the person, one note per submission and one "Website Form" integration.
  *
- * The workflow is the example's, with what its sticky note tells a user to set (the credential on
- * both Loan CRM nodes); its Slack node is replaced by an HTTP Request posting what the Loan CRM
- * nodes output to a sink here, so the items are checked too.
+ * The workflow is the example's as web-form.ts's `formScenario` makes it ready (the credential on
+ * both Loan CRM nodes, the report node to a sink here), without its Slack node: the report node
+ * takes its place.
  *
  * Runs on one n8n version (WEB_FORM_N8N_VERSION, as web-form.ts). The example's external reference
  * holds the submission's day (`submittedAt`), so two submissions straddling midnight in the
  * workflow's time zone would be two leads; the two posts here are seconds apart.
  */
-import { randomUUID } from 'crypto';
-import { readFileSync } from 'fs';
-import { join } from 'path';
-import type { Server } from 'http';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+import type { Sandbox } from '../../sandbox';
+import type { FormScenario } from './web-form';
+import { formScenario, postForms } from './web-form';
+import type { CredentialRef } from './workflows';
 
-import type { LoggedRequest, Sandbox } from '../../sandbox';
-import { PACKAGE } from './cases';
-import { REPO_ROOT, startSink } from './n8n';
-import { postForms } from './web-form';
-import type { CredentialRef, WorkflowFile } from './workflows';
-
-const FORM = 'On form submission';
 const LEAD = 'Create lead';
 const NOTE = 'Add the message to the deal';
 
 export const WEB_FORM_LEAD_WORKFLOW_ID = 'lcE2eWebFormLead';
 
-export interface WebFormLeadScenario {
-	/** Imported with the run's other workflows, published before `n8n start`. */
-	workflow: WorkflowFile;
-	sink: Server;
-	received: IDataObject[];
-	webhookId: string;
-}
+export type WebFormLeadScenario = FormScenario;
 
-function workflow(sinkUrl: string, credential: CredentialRef, webhookId: string): WorkflowFile {
-	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-lead.json'), 'utf8')) as { name: string; nodes: INode[]; connections: IConnections };
-	const nodes = example.nodes
-		.filter((node) => node.type !== 'n8n-nodes-base.slack')
-		.map((node): INode => {
-			if (node.name === FORM) return { ...node, webhookId };
-			if (!node.type.startsWith(`${PACKAGE}.`)) return node;
-			return { ...node, credentials: { loanCrmOAuth2Api: credential } };
-		});
-	const report: INode = {
-		id: 'node-report-lead-to-e2e',
-		name: 'Report to the e2e',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [840, 0],
-		parameters: {
-			method: 'POST',
-			url: sinkUrl,
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody: `={{ JSON.stringify({ lead: $('${LEAD}').item.json, note: $json }) }}`,
-			options: {},
-		},
-	};
-	const connections: IConnections = { ...example.connections, [NOTE]: { main: [[{ node: report.name, type: 'main', index: 0 }]] } };
-	return { id: WEB_FORM_LEAD_WORKFLOW_ID, name: `E2E: ${example.name}`, nodes: [...nodes, report], connections, active: false, settings: { executionOrder: 'v1' } };
-}
-
-/** The sink and the workflow (the example's, ready to run on the sandbox). */
+/** examples/web-form-to-lead.json without its Slack node. */
 export async function webFormLeadScenario(credential: CredentialRef): Promise<WebFormLeadScenario> {
-	const { server: sink, url, received } = await startSink('/loan-crm-web-form-lead');
-	const webhookId = randomUUID();
-	return { workflow: workflow(url, credential, webhookId), sink, received, webhookId };
+	return await formScenario('web-form-to-lead.json', WEB_FORM_LEAD_WORKFLOW_ID, credential, {
+		sinkPath: '/loan-crm-web-form-lead',
+		keep: (node) => node.type !== 'n8n-nodes-base.slack',
+		report: { after: NOTE, id: 'node-report-lead-to-e2e', jsonBody: `={{ JSON.stringify({ lead: $('${LEAD}').item.json, note: $json }) }}` },
+	});
 }
 
 /** Under `n8n start`: the form sent twice; returns problems. */
