@@ -18,6 +18,7 @@ import type { WorkflowRunResult } from '../../harness';
 import { CredentialStore, START_NODE_TYPE, runWorkflow, sandboxCredential } from '../../harness';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
+import { relatedId } from '../e2e/check-helpers';
 import type { ExampleWorkflow } from '../e2e/examples';
 import { FORM_TRIGGER_TYPE, adaptExample, isLoanCrmNode } from '../e2e/examples';
 import { chain, loanCrmNode } from '../e2e/workflows';
@@ -151,7 +152,7 @@ async function webFormToContact(sandbox: Sandbox, store: CredentialStore): Promi
 	const first = await send(submissions);
 	const stored = first.references.map((reference) => sandbox.data.get('deal-external-references', String(reference.id)));
 	console.log(
-		`  Stored in Loan CRM: ${stored.map((record) => `${String(record?.attributes.externalReference)} → deal ${String((record?.relationships.deal as { id?: string } | null)?.id)}`).join(', ')}`,
+		`  Stored in Loan CRM: ${stored.map((record) => `${String(record?.attributes.externalReference)} → deal ${String(relatedId(record, 'deal'))}`).join(', ')}`,
 	);
 
 	// Aroha sends the form again, her e-mail typed in another case.
@@ -210,7 +211,7 @@ async function webFormToLead(sandbox: Sandbox, store: CredentialStore): Promise<
 	});
 	const dealIds = rows.map((row) => String((row.lead as IDataObject).dealId));
 	if (dealIds[0] !== dealIds[1] || (rows[1].lead as IDataObject).outcome !== 'found') throw new Error(`the same form gave deals ${dealIds.join(' and ')}, expected one lead`);
-	const notes = sandbox.data.list('deal-notes').filter((note) => (note.relationships.deal as { id?: string } | null)?.id === dealIds[0]);
+	const notes = sandbox.data.list('deal-notes').filter((note) => relatedId(note, 'deal') === dealIds[0]);
 	console.log(`  One lead: Loan CRM holds ${sandbox.data.count('deals') - dealsBefore} new deal (#${dealIds[0]}, New Leads) with ${notes.length} notes, one per submission.`);
 }
 

@@ -13,7 +13,8 @@
 import { CREDENTIAL_BLANKING_VALUE } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../sandbox';
-import type { RecordCheck } from './checks';
+import type { RecordCheck } from './check-helpers';
+import { same } from './check-helpers';
 import { N8nRest } from './n8n';
 import type { CredentialRef } from './workflows';
 import { CREDENTIAL_TYPE } from './workflows';
@@ -65,7 +66,7 @@ export async function checkCredentialEdit(
 		...(loaded.status === 200 ? [] : [`GET /rest/credentials/${credential.id}?includeData=true answered ${loaded.status}`]),
 		...(dialog.accessToken === CREDENTIAL_BLANKING_VALUE ? [] : [`the dialog data holds no (blanked) stored token: accessToken ${JSON.stringify(dialog.accessToken)}`]),
 		...(first.answer?.status === 'OK' ? [] : [`Test answered ${first.response.status} ${first.response.text.slice(0, 300)}`]),
-		...(JSON.stringify(firstSequence) === JSON.stringify(['token 200', 'GET /jsonapi/deals 200']) ? [] : [`requests ${JSON.stringify(firstSequence)}, expected ["token 200","GET /jsonapi/deals 200"]`]),
+		...same('requests', firstSequence, ['token 200', 'GET /jsonapi/deals 200']),
 		...(listed?.headers.authorization === `Bearer ${testToken}` ? [] : ['the deal was not listed with the token the Test fetched']),
 		...(listed !== undefined && Object.keys(listed.headers).some((name) => name.startsWith('x-loan-crm')) ? ['the test marker header reached the service'] : []),
 	]);
@@ -92,7 +93,7 @@ export async function checkCredentialEdit(
 		...(bad.answer?.status === 'Error' ? [] : [`Test answered ${bad.response.status} ${bad.response.text.slice(0, 300)}`]),
 		...(/rejected the client \(401 invalid_client\)/.test(bad.answer?.message ?? '') ? [] : [`message ${JSON.stringify(bad.answer?.message)} does not say the client was rejected`]),
 		...(bad.response.text.includes(WRONG_SECRET) ? ['the answer contains the secret'] : []),
-		...(JSON.stringify(badSequence) === JSON.stringify(['token 401']) ? [] : [`requests ${JSON.stringify(badSequence)}, expected ["token 401"]`]),
+		...same('requests', badSequence, ['token 401']),
 	]);
 
 	// 4. A run with the wrong secret saved fails with the credential's message instead of using the old token.
@@ -104,7 +105,7 @@ export async function checkCredentialEdit(
 		...(failed.status === 'error' ? [] : [`execution status ${JSON.stringify(failed.status)}, expected "error"`]),
 		...(/rejected the client \(401 invalid_client\)/.test(failed.text) ? [] : ['the execution does not carry the message "rejected the client (401 invalid_client)"']),
 		...(failed.text.includes(WRONG_SECRET) ? ['the execution data contains the secret'] : []),
-		...(JSON.stringify(failedSequence) === JSON.stringify(['token 401']) ? [] : [`requests ${JSON.stringify(failedSequence)}, expected ["token 401"] (no API request with the old token)`]),
+		...same('requests (no API request with the old token)', failedSequence, ['token 401']),
 	], failed.text.slice(0, 1500));
 
 	// 5. Leave the credential as found.

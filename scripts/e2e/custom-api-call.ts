@@ -23,8 +23,8 @@ import { join } from 'path';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../sandbox';
-import type { RecordCheck } from './checks';
-import { nodeItems, same } from './checks';
+import type { RecordCheck } from './check-helpers';
+import { nodeItems, same } from './check-helpers';
 import type { N8nInstance } from './n8n';
 import { N8nRest } from './n8n';
 import type { CredentialRef, WorkflowFile } from './workflows';

@@ -25,8 +25,8 @@ import type { IConnections, INode, INodeParameters, INodeTypeDescription } from 
 
 import type { Sandbox } from '../../sandbox';
 import { DEAL_SUMMARY_COLUMNS } from '../../harness/operation-examples';
-import type { RecordCheck } from './checks';
-import { isPollRead } from './checks';
+import type { RecordCheck } from './check-helpers';
+import { isPollRead, same } from './check-helpers';
 import type { N8nInstall } from './install';
 import type { N8nInstance } from './n8n';
 import { sleep } from './util';
@@ -210,7 +210,7 @@ export async function checkMcp(port: number, sandbox: Sandbox, record: RecordChe
 		const listProblems: string[] = [];
 		const names = tools.map((tool) => tool.name).sort();
 		const expected = [...SAVED_TOOLS, ...added].map((tool) => toolName(tool.name)).sort();
-		if (JSON.stringify(names) !== JSON.stringify(expected)) listProblems.push(`tools ${JSON.stringify(names)}, expected ${JSON.stringify(expected)}`);
+		listProblems.push(...same('tools', names, expected));
 		const find = tools.find((tool) => tool.name === 'Find_deals');
 		const findDescription = find?.description ?? '';
 		for (const part of [

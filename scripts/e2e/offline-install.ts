@@ -11,7 +11,7 @@ import { join } from 'path';
 
 import type { Sandbox } from '../../sandbox';
 import { offlineInstallScript } from '../release/offline-install';
-import { nodeItems } from './checks';
+import { nodeItems } from './check-helpers';
 import type { N8nInstall } from './install';
 import { N8nInstance } from './n8n';
 import { run, tail } from './util';

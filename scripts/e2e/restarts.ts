@@ -18,7 +18,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
-import type { RecordCheck } from './checks';
+import type { RecordCheck } from './check-helpers';
 import type { N8nInstall } from './install';
 import { DURABLE_CURSOR_ENV, N8nInstance, freePort, installPackage, startSink } from './n8n';
 import { log, sleep, tail, waitFor } from './util';

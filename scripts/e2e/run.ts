@@ -36,7 +36,7 @@ import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import type { ExpectedRequest, OperationCase } from './cases';
 import { contractCases, errorCases } from './cases';
-import { isPollRead, nodeItems } from './checks';
+import { isPollRead, nodeItems, same } from './check-helpers';
 import { EXAMPLES_DIR, exampleFiles, validateExamples } from './examples';
 import type { N8nVersion } from './install';
 import { N8N_VERSIONS, ensureN8n } from './install';
@@ -320,7 +320,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			'an expired token: 401, one new token, the request repeated once',
 			[
 				...(renew.ok ? [] : [`n8n execute exited ${renew.code}: ${tail(renew.stdout + renew.stderr, 15)}`]),
-				...(JSON.stringify(renewSequence) === JSON.stringify(['GET 401', 'token 200', 'GET 200']) ? [] : [`requests were ${JSON.stringify(renewSequence)}, expected ["GET 401","token 200","GET 200"]`]),
+				...same('requests', renewSequence, ['GET 401', 'token 200', 'GET 200']),
 				...(nodeItems(renew.run, 'Get lead')?.[0]?.json.id === ids.lead ? [] : ['no lead item']),
 			],
 		);
@@ -498,7 +498,7 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	problems.push(...headerProblems(sandbox, activation));
 	// Activation: one cheap request whose Date header anchors the trigger to the service's clock.
 	const activationQuery = { filter: TRIGGER_FILTER, sort: '-updated', 'fields[deals]': 'updated', 'page[size]': '1' };
-	if (JSON.stringify(activation.query) !== JSON.stringify(activationQuery)) problems.push(`activation request ${JSON.stringify(activation.query)}, expected ${JSON.stringify(activationQuery)}`);
+	problems.push(...same('activation request', activation.query, activationQuery));
 	// With durable poll cursors n8n discards what the activation poll stored (it runs as a test),
 	// so the first scheduled poll takes the baseline: change nothing before it.
 	await waitForLogged('the first scheduled poll', () => polls().length >= 2, 30_000);
@@ -517,9 +517,7 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	log(`changed deals ${settling.id} (→ Settled), ${candidates[1].id} (→ Lodged), created ${created.id} (Settled); waiting for the next poll`);
 	await waitForLogged('two trigger items at the sink', () => received.length >= 2, 30_000);
 	const emitted = received.map((item) => [item.id, item.dealStatus]);
-	if (JSON.stringify(emitted) !== JSON.stringify([[settling.id, 'Settled'], [created.id, 'Settled']])) {
-		problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify([[settling.id, 'Settled'], [created.id, 'Settled']])}`);
-	}
+	problems.push(...same('the sink received', emitted, [[settling.id, 'Settled'], [created.id, 'Settled']]));
 	const sample = received.find((item) => item.id === created.id);
 	if (sample && (sample.type !== 'deals' || sample.name !== 'E2E new settled deal')) problems.push(`item is not the simplified deal: ${excerpt(sample, 400)}`);
 	// Two more polls must not repeat anything.
@@ -584,7 +582,7 @@ async function checkTransitions(n8n: N8nInstance, sandbox: Sandbox, received: ID
 		[deal.id, original, 'Settled'],
 		[deal.id, 'Varied', 'Settled'],
 	];
-	if (JSON.stringify(emitted) !== JSON.stringify(expected)) problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify(expected)}`);
+	problems.push(...same('the sink received', emitted, expected));
 	for (const item of received.slice(start)) {
 		if (typeof item.statusChangedAt !== 'string' || item.statusChangedAt !== item.updated) problems.push(`statusChangedAt ${JSON.stringify(item.statusChangedAt)} is not the deal's updated stamp ${JSON.stringify(item.updated)}`);
 	}
@@ -619,7 +617,7 @@ async function checkContactsTrigger(n8n: N8nInstance, sandbox: Sandbox, received
 	await waitForLogged('two more contact polls', () => polls().length >= afterEmit + 2, 20_000);
 	await sleep(1000);
 	const emitted = received.slice(start).map((item) => [item.id, item.firstName]);
-	if (JSON.stringify(emitted) !== JSON.stringify([[created.id, 'E2E']])) problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify([[created.id, 'E2E']])}`);
+	problems.push(...same('the sink received', emitted, [[created.id, 'E2E']]));
 	for (const request of polls()) problems.push(...headerProblems(sandbox, request));
 	record('trigger: Loan CRM Contacts Trigger (default event Contact Created) emits a new contact once, an edit never', problems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
 }

@@ -15,7 +15,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../../sandbox';
+import type { LoggedRequest, Sandbox } from '../../sandbox';
+import { relatedId } from './check-helpers';
 import type { FormScenario } from './web-form';
 import { formScenario, postForms } from './web-form';
 import type { CredentialRef } from './workflows';
@@ -40,31 +41,31 @@ export async function webFormLeadScenario(credential: CredentialRef): Promise<We
 export async function checkWebFormLeadTwice(port: number, sandbox: Sandbox, scenario: WebFormLeadScenario): Promise<string[]> {
 	const problems: string[] = [];
 	const email = 'tui.mason@example.com';
-	// The published triggers keep polling deals meanwhile; only the form's requests count here.
-	const crmRequests = () =>
-		sandbox
-			.apiRequests()
-			.filter((request) => request.path === '/jsonapi/leads' || request.path === '/jsonapi/deal-notes' || request.path === '/jsonapi/deal-external-references')
-			.filter((request) => !(request.method === 'GET' && !String(request.query.filter ?? '').includes('WEBFORM-')));
 	// First name, last name, e-mail, mobile, message, marketing: the same person again, the e-mail typed differently.
 	const submissions = [
-		['Tui', 'Mason', email, '0412 000 111', 'Looking to buy our first home', 'Yes'],
-		['Tui', 'Mason', ' Tui.Mason@Example.com', '0412 000 111', 'Also: can we talk on Saturday?', 'Yes'],
+		{
+			values: ['Tui', 'Mason', email, '0412 000 111', 'Looking to buy our first home', 'Yes'],
+			requests: ['GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/leads → 201', 'POST /jsonapi/deal-notes → 201'],
+		},
+		{
+			values: ['Tui', 'Mason', ' Tui.Mason@Example.com', '0412 000 111', 'Also: can we talk on Saturday?', 'Yes'],
+			requests: ['GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/deal-notes → 201'],
+		},
 	];
-	const expectedRequests = [
-		['GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/leads → 201', 'POST /jsonapi/deal-notes → 201'],
-		['GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/deal-notes → 201'],
-	];
-	sandbox.clearLog();
-	if (!(await postForms(port, scenario, submissions, expectedRequests, crmRequests, problems))) return problems;
-	const [first, second] = scenario.received.slice(-2) as Array<{ lead?: IDataObject; note?: IDataObject }>;
+	// The published triggers keep polling deals meanwhile; only the form's requests count here.
+	const isFormRequest = (request: LoggedRequest) =>
+		['/jsonapi/leads', '/jsonapi/deal-notes', '/jsonapi/deal-external-references'].includes(request.path) &&
+		!(request.method === 'GET' && !String(request.query.filter ?? '').includes('WEBFORM-'));
+	const reports = await postForms(port, sandbox, scenario, submissions, isFormRequest, problems);
+	if (reports === undefined) return problems;
+	const [first, second] = reports as Array<{ lead?: IDataObject; note?: IDataObject }>;
 	const dealId = first?.lead?.dealId;
 	if (first?.lead?.outcome !== 'created' || first?.lead?.type !== 'leads' || first?.lead?.id !== dealId) problems.push(`submission 1 reported ${JSON.stringify(first).slice(0, 400)}, expected a created lead whose dealId is its id`);
 	if (second?.lead?.outcome !== 'found' || second?.lead?.dealId !== dealId) problems.push(`submission 2 reported ${JSON.stringify(second).slice(0, 400)}, expected the deal of submission 1 (${String(dealId)}), found`);
 	if (first?.note?.type !== 'deal-notes' || second?.note?.type !== 'deal-notes' || first?.note?.id === second?.note?.id) problems.push('expected one new deal note per submission');
 	const deal = typeof dealId === 'string' ? sandbox.data.get('deals', dealId) : undefined;
 	if (deal?.attributes.dealStatus !== 'NewLeads') problems.push(`deal ${String(dealId)} is ${String(deal?.attributes.dealStatus)}, expected NewLeads`);
-	const notes = sandbox.data.list('deal-notes').filter((note) => (note.relationships.deal as { id?: string } | null)?.id === dealId);
+	const notes = sandbox.data.list('deal-notes').filter((note) => relatedId(note, 'deal') === dealId);
 	if (notes.length !== 2) problems.push(`deal ${String(dealId)} holds ${notes.length} notes, expected 2 (one per submission)`);
 	const references = sandbox.data.list('deal-external-references').filter((record) => String(record.attributes.externalReference).startsWith(`WEBFORM-${email}-`));
 	if (references.length !== 1) problems.push(`the service holds ${references.length} references WEBFORM-${email}-…, expected 1 (one lead)`);

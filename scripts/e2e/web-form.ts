@@ -22,7 +22,7 @@ import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { adaptExample } from './examples';
 import { N8N_VERSION } from './install';
 import { startSink } from './n8n';
-import { isPollRead } from './checks';
+import { isPollRead, relatedId, same } from './check-helpers';
 import { waitFor } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
 import { reportNode, workflowFile } from './workflows';
@@ -89,56 +89,62 @@ function line(request: LoggedRequest): string {
 }
 
 /**
- * Posts each submission to a published Form Trigger under `n8n start`, waits for the workflow to
- * report it, and checks the requests the sandbox saw for it (`crmRequests`: the form's requests
- * only) against `expectedRequests[i]`. Adds to `problems`; false when a submission got no answer.
+ * Under `n8n start`, with the sandbox's log cleared: posts each submission's `values` to the published
+ * Form Trigger, waits for the workflow to report it, and checks the requests the sandbox saw for it
+ * (those `isFormRequest` accepts: the published triggers keep polling meanwhile) against its
+ * `requests`. Adds to `problems`; returns what the workflow reported for each submission, undefined
+ * when one got no answer.
  */
 export async function postForms(
 	port: number,
+	sandbox: Sandbox,
 	scenario: FormScenario,
-	submissions: string[][],
-	expectedRequests: string[][],
-	crmRequests: () => LoggedRequest[],
+	submissions: Array<{ values: string[]; requests: string[] }>,
+	isFormRequest: (request: LoggedRequest) => boolean,
 	problems: string[],
-): Promise<boolean> {
+): Promise<IDataObject[] | undefined> {
+	sandbox.clearLog();
+	const formRequests = () => sandbox.apiRequests().filter(isFormRequest);
+	const start = scenario.received.length;
 	for (const [index, submission] of submissions.entries()) {
 		const label = `submission ${index + 1}`;
-		const before = crmRequests().length;
+		const before = formRequests().length;
 		const reports = scenario.received.length;
-		const response = await fetch(`http://127.0.0.1:${port}/form/${scenario.webhookId}`, { method: 'POST', body: formBody(submission) });
+		const response = await fetch(`http://127.0.0.1:${port}/form/${scenario.webhookId}`, { method: 'POST', body: formBody(submission.values) });
 		if (!response.ok) {
 			problems.push(`${label}: the form answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
-			return false;
+			return undefined;
 		}
 		if (!(await waitFor(() => scenario.received.length > reports, 30_000))) {
-			problems.push(`${label}: the workflow reported nothing within 30 s; the sandbox saw ${crmRequests().slice(before).map(line).join(', ') || 'no request'}`);
-			return false;
+			problems.push(`${label}: the workflow reported nothing within 30 s; the sandbox saw ${formRequests().slice(before).map(line).join(', ') || 'no request'}`);
+			return undefined;
 		}
-		const seen = crmRequests().slice(before).map(line);
-		if (JSON.stringify(seen) !== JSON.stringify(expectedRequests[index])) problems.push(`${label}: the sandbox saw ${JSON.stringify(seen)}, expected ${JSON.stringify(expectedRequests[index])}`);
+		problems.push(...same(`${label}: the sandbox saw`, formRequests().slice(before).map(line), submission.requests));
 	}
-	return true;
+	return scenario.received.slice(start);
 }
 
 /** Under `n8n start`: the form sent twice; returns problems. */
 export async function checkWebFormTwice(port: number, sandbox: Sandbox, scenario: WebFormScenario): Promise<string[]> {
 	const problems: string[] = [];
-	// The published triggers keep polling meanwhile (deals by `updated`, contacts by `created`); those reads are not the form's.
-	const isTriggerPoll = (request: LoggedRequest) => request.query.sort === '-created' || isPollRead(request);
-	const crmRequests = () => sandbox.apiRequests().filter((request) => (request.path === '/jsonapi/contacts' || request.path === '/jsonapi/deal-external-references') && !isTriggerPoll(request));
 	const submissions = [
 		// First name, last name, e-mail, mobile, deal, marketing.
-		['Mere', 'Tane', 'mere.tane@example.com', '0412 345 678', scenario.dealId, 'Yes'],
+		{
+			values: ['Mere', 'Tane', 'mere.tane@example.com', '0412 345 678', scenario.dealId, 'Yes'],
+			requests: ['GET /jsonapi/contacts → 200', 'POST /jsonapi/contacts → 201', 'GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/deal-external-references → 201'],
+		},
 		// The same person again, the e-mail typed differently.
-		['Mere', 'Tane', ' Mere.Tane@Example.com', '0412 345 678', scenario.dealId, 'Yes'],
+		{
+			values: ['Mere', 'Tane', ' Mere.Tane@Example.com', '0412 345 678', scenario.dealId, 'Yes'],
+			requests: ['GET /jsonapi/contacts → 200', 'GET /jsonapi/deal-external-references → 200'],
+		},
 	];
-	const expectedRequests = [
-		['GET /jsonapi/contacts → 200', 'POST /jsonapi/contacts → 201', 'GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/deal-external-references → 201'],
-		['GET /jsonapi/contacts → 200', 'GET /jsonapi/deal-external-references → 200'],
-	];
-	sandbox.clearLog();
-	if (!(await postForms(port, scenario, submissions, expectedRequests, crmRequests, problems))) return problems;
-	const [first, second] = scenario.received.slice(-2) as Array<{ contact?: IDataObject; reference?: IDataObject }>;
+	// The published triggers' reads (deals by `updated`, contacts by `created`) are not the form's.
+	const isFormRequest = (request: LoggedRequest) =>
+		['/jsonapi/contacts', '/jsonapi/deal-external-references'].includes(request.path) && request.query.sort !== '-created' && !isPollRead(request);
+	const reports = await postForms(port, sandbox, scenario, submissions, isFormRequest, problems);
+	if (reports === undefined) return problems;
+	const [first, second] = reports as Array<{ contact?: IDataObject; reference?: IDataObject }>;
 	const contactId = first?.contact?.id;
 	if (first?.contact?.outcome !== 'created' || first?.reference?.outcome !== 'created') problems.push(`submission 1 reported ${JSON.stringify(first).slice(0, 400)}, expected outcome created twice`);
 	if (second?.contact?.outcome !== 'found' || second?.reference?.outcome !== 'found') problems.push(`submission 2 reported ${JSON.stringify(second).slice(0, 400)}, expected outcome found twice`);
@@ -147,7 +153,7 @@ export async function checkWebFormTwice(port: number, sandbox: Sandbox, scenario
 	}
 	const contacts = sandbox.data.list('contacts').filter((contact) => String(contact.attributes.email ?? '').toLowerCase() === 'mere.tane@example.com');
 	if (contacts.length !== 1) problems.push(`the service holds ${contacts.length} contacts with mere.tane@example.com, expected 1`);
-	const references = sandbox.data.list('deal-external-references').filter((record) => (record.relationships.deal as { id?: string } | null)?.id === scenario.dealId);
+	const references = sandbox.data.list('deal-external-references').filter((record) => relatedId(record, 'deal') === scenario.dealId);
 	const expectedReference = `WEBFORM-${String(contactId)}`;
 	if (references.length !== 1 || references[0].attributes.externalReference !== expectedReference) {
 		problems.push(`deal ${scenario.dealId} holds ${JSON.stringify(references.map((record) => record.attributes.externalReference))}, expected ["${expectedReference}"]`);

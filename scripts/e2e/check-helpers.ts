@@ -1,7 +1,7 @@
 /** What the e2e's checks share: how a check is recorded, a node's items in a run, the published triggers' reads. */
 import type { INodeExecutionData, IRun } from 'n8n-workflow';
 
-import type { LoggedRequest } from '../../sandbox';
+import type { LoggedRequest, StoredResource } from '../../sandbox';
 
 /** Records one check: its name, what is wrong (nothing when it passed) and what to show with a failure. */
 export type RecordCheck = (name: string, problems: string[], context?: string) => void;
@@ -24,4 +24,10 @@ export function isPollRead(request: LoggedRequest): boolean {
 /** A problem when `actual` is not `expected` (compared as JSON). */
 export function same(label: string, actual: unknown, expected: unknown): string[] {
 	return JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`${label}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`];
+}
+
+/** The id a stored record's to-one relationship points at (undefined when it points nowhere). */
+export function relatedId(record: StoredResource | undefined, relationship: string): string | undefined {
+	const value = record?.relationships[relationship];
+	return value !== null && value !== undefined && !Array.isArray(value) ? value.id : undefined;
 }
