@@ -31,10 +31,11 @@ import { join, resolve } from 'path';
 
 import { runChecks } from './editor/checks';
 import { CREDENTIAL, Editor, editorNode, manualWorkflow } from './editor/page';
-import { httpRequestNodeVersion } from './e2e/custom-api-call';
+import { DEV_CREDENTIAL } from './dev-examples';
+import { customApiCallNode, httpRequestNodeVersion } from './e2e/custom-api-call';
 import { N8N_VERSION, cacheDir } from './e2e/install';
 import { option } from './e2e/util';
-import { CREDENTIAL_TYPE, chain } from './e2e/workflows';
+import { chain } from './e2e/workflows';
 
 const BASE = (option('--url') ?? 'http://localhost:5678').replace(/\/$/, '');
 const ONLY = option('--only')?.split(',').map(Number);
@@ -183,21 +184,8 @@ const WORKFLOWS = {
  * sandbox's address is read from the credential, since the node cannot take it from there.
  */
 function customApiCallWorkflow(baseUrl: string, httpVersion: number) {
-	return manualWorkflow('Custom API Call: list integrations', {
-		id: 'f0000000-0000-4000-8000-000000000001',
-		name: 'List integrations',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: httpVersion,
-		position: [260, 0],
-		parameters: {
-			method: 'GET',
-			url: `${baseUrl}/jsonapi/integrations`,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: CREDENTIAL_TYPE,
-			options: { response: { response: { responseFormat: 'json' } } },
-		},
-		credentials: CREDENTIAL,
-	});
+	const node = customApiCallNode('List integrations', 'GET', `${baseUrl}/jsonapi/integrations`, httpVersion, DEV_CREDENTIAL);
+	return manualWorkflow('Custom API Call: list integrations', { ...node, id: 'f0000000-0000-4000-8000-000000000001', position: [260, 0] });
 }
 
 // --- Shots -------------------------------------------------------------------------------------------

@@ -64,28 +64,34 @@ interface HttpOptions {
 	query?: Record<string, string>;
 }
 
+/**
+ * A Custom API Call as the README sets it up: n8n's HTTP Request node (version `httpVersion`) with
+ * Authentication Predefined Credential Type → Loan CRM OAuth2 API and Response Format JSON, nothing
+ * else but what `options` adds.
+ */
+export function customApiCallNode(name: string, method: string, url: string, httpVersion: number, credential: CredentialRef, options: HttpOptions = {}): INode {
+	const parameters: INodeParameters = {
+		method,
+		url,
+		authentication: 'predefinedCredentialType',
+		nodeCredentialType: CREDENTIAL_TYPE,
+		options: { response: { response: { responseFormat: 'json' } } },
+	};
+	if (options.body) Object.assign(parameters, { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: JSON.stringify(options.body) });
+	if (options.raw) Object.assign(parameters, { sendBody: true, contentType: 'raw', rawContentType: options.raw.contentType, body: options.raw.body });
+	if (options.headers) Object.assign(parameters, { sendHeaders: true, specifyHeaders: 'keypair', headerParameters: { parameters: Object.entries(options.headers).map(([n, value]) => ({ name: n, value })) } });
+	if (options.query) Object.assign(parameters, { sendQuery: true, specifyQuery: 'keypair', queryParameters: { parameters: Object.entries(options.query).map(([n, value]) => ({ name: n, value })) } });
+	return { id: '', name, type: 'n8n-nodes-base.httpRequest', typeVersion: httpVersion, position: [0, 0], parameters, credentials: { [CREDENTIAL_TYPE]: credential } };
+}
+
 export function customApiCallWorkflow(sandbox: Sandbox, credential: CredentialRef, httpVersion: number): WorkflowFile {
 	const ids = sandbox.data.ids;
 	const base = `${sandbox.baseUrl}/jsonapi`;
 	// A note of the fixture deal that the operations workflow neither changes nor deletes.
 	const noteId = sandbox.data.list('deal-notes').find((note) => note.id !== ids.dealNote)?.id ?? ids.dealNote;
-	const credentials = { [CREDENTIAL_TYPE]: credential };
 	const note = (title: string, deal: string) => ({ data: { type: 'deal-notes', attributes: { title, detail: 'e2e' }, relationships: { deal: { data: { type: 'deals', id: deal } } } } });
 	const reference = { data: { type: 'deal-external-references', attributes: { externalReference: 'E2E-500' }, relationships: { deal: { data: { type: 'deals', id: ids.dealWithoutNotes } }, integration: { data: { type: 'integrations', id: ids.otherIntegration } } } } };
-	const http = (name: string, method: string, url: string, options: HttpOptions = {}): INode => {
-		const parameters: INodeParameters = {
-			method,
-			url,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: CREDENTIAL_TYPE,
-			options: { response: { response: { responseFormat: 'json' } } },
-		};
-		if (options.body) Object.assign(parameters, { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: JSON.stringify(options.body) });
-		if (options.raw) Object.assign(parameters, { sendBody: true, contentType: 'raw', rawContentType: options.raw.contentType, body: options.raw.body });
-		if (options.headers) Object.assign(parameters, { sendHeaders: true, specifyHeaders: 'keypair', headerParameters: { parameters: Object.entries(options.headers).map(([n, value]) => ({ name: n, value })) } });
-		if (options.query) Object.assign(parameters, { sendQuery: true, specifyQuery: 'keypair', queryParameters: { parameters: Object.entries(options.query).map(([n, value]) => ({ name: n, value })) } });
-		return { id: '', name, type: 'n8n-nodes-base.httpRequest', typeVersion: httpVersion, position: [0, 0], parameters, credentials };
-	};
+	const http = (name: string, method: string, url: string, options: HttpOptions = {}) => customApiCallNode(name, method, url, httpVersion, credential, options);
 	const custom = (name: string, parameters: INodeParameters): INode => loanCrmNode(name, 'loanCrmDeals', { resource: 'customRequest', operation: 'send', ...parameters }, { id: '', credential });
 	const steps: INode[] = [
 		http('HTTP: GET deals', 'GET', `${base}/deals`, { query: { 'page[size]': '3', sort: '-id' } }),
