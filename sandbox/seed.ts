@@ -20,7 +20,8 @@
  *      stream), never from `ctx.shared`: then no existing record changes.
  *   3. Its resource type and endpoints in schema.ts (written from the contract, like the rest), a
  *      FixtureIds entry (types.ts) when tests name one of its records, and its line in
- *      test/sandbox/seed.test.ts (the other lines stay as they are).
+ *      test/sandbox/seed.test.ts (the other lines stay as they are, unless the schema gives the
+ *      types it points at a relationship back to it).
  */
 import type { FixtureIds } from './types';
 import type { SeedContext, SeedStep } from './seed-builders';
