@@ -10,25 +10,20 @@
  *
  * The files in examples/ stay as users import them.
  */
-import { existsSync, readFileSync, readdirSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
+import type { ExampleWorkflow } from './e2e/examples';
+import { adaptExample, exampleFiles, isLoanCrmNode } from './e2e/examples';
+
 /** The sandbox credential `npm run dev` imports, which the examples' Loan CRM nodes are given. */
 export const DEV_CREDENTIAL = { id: 'loanCrmSandbox01', name: 'Loan CRM sandbox' } as const;
 
-const PACKAGE_PREFIX = 'n8n-nodes-loan-crm.';
-
-export interface DevWorkflow {
-	name: string;
-	nodes: INode[];
-	[key: string]: unknown;
-}
-
 export interface PreparedExamples {
-	workflows: DevWorkflow[];
+	workflows: ExampleWorkflow[];
 	/** "<workflow>: <node>" for each node imported disabled. */
 	disabled: string[];
 }
@@ -60,16 +55,13 @@ function requiredCredentials(node: INode, types: Map<string, INodeTypeDescriptio
 
 export function prepareExamples(examplesDir: string, n8nDir: string, credential: { id: string; name: string }): PreparedExamples {
 	const types = installedNodeTypes(n8nDir);
-	const workflows: DevWorkflow[] = [];
+	const workflows: ExampleWorkflow[] = [];
 	const disabled: string[] = [];
-	for (const file of readdirSync(examplesDir).filter((name) => name.endsWith('.json')).sort()) {
-		const workflow = JSON.parse(readFileSync(join(examplesDir, file), 'utf8')) as DevWorkflow;
+	for (const file of exampleFiles(examplesDir)) {
+		const workflow = adaptExample(file, { dir: examplesDir, credential });
 		const switchedOff: string[] = [];
 		for (const node of workflow.nodes) {
-			if (node.type.startsWith(PACKAGE_PREFIX)) {
-				node.credentials = { loanCrmOAuth2Api: { id: credential.id, name: credential.name } };
-				continue;
-			}
+			if (isLoanCrmNode(node)) continue;
 			const missing = requiredCredentials(node, types).filter((name) => node.credentials?.[name] === undefined);
 			if (missing.length > 0 && node.disabled !== true) {
 				node.disabled = true;

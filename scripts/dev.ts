@@ -24,32 +24,10 @@ import { join } from 'path';
 import { sandboxCredential } from '../harness/sandbox-credential';
 import { DEFAULT_LIVELY_SECONDS, startLively, startSandbox } from '../sandbox';
 import { DEV_CREDENTIAL, prepareExamples } from './dev-examples';
+import { EXAMPLES_DIR } from './e2e/examples';
 import { cacheDir, ensureN8n, N8N_VERSION } from './e2e/install';
-import { DEV_OWNER, N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage } from './e2e/n8n';
-import { installInterruptHandler, interruptRequested, log, onInterrupt, tail } from './e2e/util';
-
-function arg(name: string): string | undefined {
-	const index = process.argv.indexOf(name);
-	if (index >= 0) return process.argv[index + 1];
-	return process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
-}
-
-function intArg(name: string, fallback: number): number {
-	const value = arg(name);
-	if (value === undefined) return fallback;
-	const n = Number(value);
-	if (!Number.isInteger(n) || n < 0) throw new Error(`${name} needs a whole number, got '${value}'`);
-	return n;
-}
-
-async function portOrFree(preferred: number): Promise<number> {
-	const { createServer } = await import('net');
-	return await new Promise((resolvePort) => {
-		const server = createServer();
-		server.once('error', () => resolvePort(freePort()));
-		server.listen(preferred, '127.0.0.1', () => server.close(() => resolvePort(preferred)));
-	});
-}
+import { DEV_OWNER, N8nInstance, N8nRest, buildAndPack, installPackage, portOrFree } from './e2e/n8n';
+import { installInterruptHandler, interruptRequested, intOption, log, onInterrupt, tail } from './e2e/util';
 
 async function main(): Promise<number> {
 	installInterruptHandler();
@@ -61,7 +39,7 @@ async function main(): Promise<number> {
 	const userFolder = fresh ? undefined : join(cacheDir(), 'dev-user-folder');
 	if (userFolder) mkdirSync(userFolder, { recursive: true });
 	const firstStart = !userFolder || !existsSync(join(userFolder, '.n8n', 'database.sqlite'));
-	const port = await portOrFree(intArg('--port', 5678));
+	const port = await portOrFree(intOption('--port', 5678));
 	const n8n = await new N8nInstance(install, userFolder).init({ port, logLevel: 'info' });
 
 	log('building the package (npm run build + npm pack)');
@@ -71,27 +49,22 @@ async function main(): Promise<number> {
 	await installPackage(n8n.userFolder, pack);
 	rmSync(workDir, { recursive: true, force: true });
 
-	const deals = intArg('--deals', 3000);
-	const sandbox = await startSandbox({ sizes: { deals, contacts: Math.max(120, Math.round(deals / 4)) }, port: await portOrFree(intArg('--sandbox-port', 8099)) });
+	const deals = intOption('--deals', 3000);
+	const sandbox = await startSandbox({ sizes: { deals, contacts: Math.max(120, Math.round(deals / 4)) }, port: await portOrFree(intOption('--sandbox-port', 8099)) });
 	const credentialData = sandboxCredential(sandbox);
 	log(`sandbox up at ${sandbox.baseUrl} (${sandbox.data.count('deals')} deals); importing the credential`);
-	await n8n.importCredentials([{ ...DEV_CREDENTIAL, type: 'loanCrmOAuth2Api', data: credentialData }]);
+	await n8n.importSandboxCredentials(sandbox, DEV_CREDENTIAL);
 	let disabledInExamples: string[] = [];
 	if (firstStart) {
-		const examples = prepareExamples(join(REPO_ROOT, 'examples'), install.n8nDir, DEV_CREDENTIAL);
+		const examples = prepareExamples(EXAMPLES_DIR, install.n8nDir, DEV_CREDENTIAL);
 		if (examples.workflows.length > 0) {
 			log(`importing ${examples.workflows.length} example workflow(s) from examples/, with the sandbox credential`);
-			// One file each, imported as a folder: n8n gives each its id, as for a user's import.
-			const folder = join(n8n.userFolder, 'examples-tmp');
-			rmSync(folder, { recursive: true, force: true });
-			mkdirSync(folder, { recursive: true });
-			examples.workflows.forEach((workflow, index) => writeFileSync(join(folder, `${index}.json`), JSON.stringify(workflow)));
-			await n8n.importWorkflowFolder(folder);
-			rmSync(folder, { recursive: true, force: true });
+			// One file each: n8n gives each its id, as for a user's import.
+			await n8n.importSeparately(examples.workflows.map((workflow, index) => [`${index}.json`, workflow]));
 			disabledInExamples = examples.disabled;
 		}
 	}
-	const livelySeconds = process.argv.includes('--lively') ? intArg('--lively-every', DEFAULT_LIVELY_SECONDS) : undefined;
+	const livelySeconds = process.argv.includes('--lively') ? intOption('--lively-every', DEFAULT_LIVELY_SECONDS) : undefined;
 	if (livelySeconds === 0) throw new Error('--lively-every needs at least 1 second');
 
 	let stopping = false;

@@ -30,20 +30,18 @@ import { mkdirSync } from 'fs';
 import { join, resolve } from 'path';
 
 import { runChecks } from './editor/checks';
-import { CREDENTIAL, Editor, fromManualTrigger, manualTrigger } from './editor/page';
-import { httpRequestNodeVersion } from './e2e/custom-api-call';
+import { CREDENTIAL, Editor, editorNode, manualWorkflow } from './editor/page';
+import { DEV_CREDENTIAL } from './dev-examples';
+import { customApiCallNode, httpRequestNodeVersion } from './e2e/custom-api-call';
 import { N8N_VERSION, cacheDir } from './e2e/install';
+import { option } from './e2e/util';
+import { chain } from './e2e/workflows';
 
-function arg(name: string): string | undefined {
-	const index = process.argv.indexOf(name);
-	return index >= 0 ? process.argv[index + 1] : undefined;
-}
-
-const BASE = (arg('--url') ?? 'http://localhost:5678').replace(/\/$/, '');
-const ONLY = arg('--only')?.split(',').map(Number);
+const BASE = (option('--url') ?? 'http://localhost:5678').replace(/\/$/, '');
+const ONLY = option('--only')?.split(',').map(Number);
 const CHECK = process.argv.includes('--check');
 /** `--check a,b`: only those checks (a value that is not the next option). */
-const CHECK_ONLY = arg('--check')?.startsWith('--') === false ? arg('--check')?.split(',') : undefined;
+const CHECK_ONLY = option('--check')?.startsWith('--') === false ? option('--check')?.split(',') : undefined;
 const OUT = resolve(__dirname, '..', 'docs', 'screenshots');
 
 // --- Workflows the shots show -------------------------------------------------------------------
@@ -65,190 +63,119 @@ const WORKFLOWS = {
 					width: 540,
 				},
 			},
-			{
-				id: 'b0000000-0000-4000-8000-000000000001',
-				name: 'Deal settled',
-				type: 'n8n-nodes-loan-crm.loanCrmDealsTrigger',
-				typeVersion: 1.1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'everyMinute' }] },
-					event: 'dealStatusChanged',
-					toStatuses: ['Settled'],
-					options: {},
-				},
-				credentials: CREDENTIAL,
-			},
-			{
-				id: 'b0000000-0000-4000-8000-000000000002',
-				name: 'Record accounting reference',
-				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1.1,
-				position: [300, 0],
-				parameters: {
-					resource: 'dealExternalReference',
-					operation: 'create',
-					externalReference: "={{ 'ACC-' + $json.id }}",
-					integrationId: '7',
-					dealId: '={{ $json.id }}',
-				},
-				credentials: CREDENTIAL,
-			},
+			editorNode(
+				'Deal settled',
+				'loanCrmDealsTrigger',
+				{ pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'dealStatusChanged', toStatuses: ['Settled'], options: {} },
+				'b0000000-0000-4000-8000-000000000001',
+				[0, 0],
+			),
+			editorNode(
+				'Record accounting reference',
+				'loanCrmDeals',
+				{ resource: 'dealExternalReference', operation: 'create', externalReference: "={{ 'ACC-' + $json.id }}", integrationId: '7', dealId: '={{ $json.id }}' },
+				'b0000000-0000-4000-8000-000000000002',
+				[300, 0],
+			),
 		],
-		connections: { 'Deal settled': { main: [[{ node: 'Record accounting reference', type: 'main', index: 0 }]] } },
+		connections: chain('Deal settled', 'Record accounting reference'),
 	},
-	deals: {
-		name: 'Settled deals, newest first',
-		nodes: [
-			manualTrigger(),
+	deals: manualWorkflow(
+		'Settled deals, newest first',
+		editorNode(
+			'Settled deals',
+			'loanCrmDeals',
 			{
-				id: 'c0000000-0000-4000-8000-000000000001',
-				name: 'Settled deals',
-				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1.1,
-				position: [260, 0],
-				parameters: {
-					resource: 'deal',
-					operation: 'getMany',
-					limit: 10,
-					options: {
-						conditions: { condition: [{ field: 'dealStatus', operator: 'equals', value: 'Settled' }] },
-						filter: "greaterThan(totalLoanAmount,'500000')",
-						sort: '-updated',
+				resource: 'deal',
+				operation: 'getMany',
+				limit: 10,
+				options: {
+					conditions: { condition: [{ field: 'dealStatus', operator: 'equals', value: 'Settled' }] },
+					filter: "greaterThan(totalLoanAmount,'500000')",
+					sort: '-updated',
+				},
+			},
+			'c0000000-0000-4000-8000-000000000001',
+		),
+	),
+	dealsOutput: manualWorkflow(
+		'Big settled deals, newest first',
+		editorNode(
+			'Settled deals over $500k',
+			'loanCrmDeals',
+			{
+				resource: 'deal',
+				operation: 'getMany',
+				limit: 10,
+				options: {
+					conditions: {
+						condition: [
+							{ field: 'dealStatus', operator: 'equals', value: 'Settled' },
+							{ field: 'totalLoanAmount', operator: 'greaterThan', value: '500000' },
+						],
 					},
+					fields: 'name,dealStatus,dealType,totalLoanAmount,lenderName,updated',
+					sort: '-updated',
 				},
-				credentials: CREDENTIAL,
 			},
-		],
-		connections: { [manualTrigger().name]: { main: [[{ node: 'Settled deals', type: 'main', index: 0 }]] } },
-	},
-	dealsOutput: {
-		name: 'Big settled deals, newest first',
-		nodes: [
-			manualTrigger(),
+			'c0000000-0000-4000-8000-000000000002',
+		),
+	),
+	picker: manualWorkflow(
+		'Deals by status, picked from the list',
+		editorNode(
+			'Deals by status',
+			'loanCrmDeals',
+			{ resource: 'deal', operation: 'getMany', limit: 10, options: { conditions: { condition: [{ field: 'dealStatus', operator: 'any', value: ['PendingSettlement', 'Settled'] }] } } },
+			'e0000000-0000-4000-8000-000000000001',
+		),
+	),
+	task: manualWorkflow(
+		'Move a task forward',
+		editorNode(
+			'Update task',
+			'loanCrmLeadsAndTasks',
 			{
-				id: 'c0000000-0000-4000-8000-000000000002',
-				name: 'Settled deals over $500k',
-				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1.1,
-				position: [260, 0],
-				parameters: {
-					resource: 'deal',
-					operation: 'getMany',
-					limit: 10,
-					options: {
-						conditions: {
-							condition: [
-								{ field: 'dealStatus', operator: 'equals', value: 'Settled' },
-								{ field: 'totalLoanAmount', operator: 'greaterThan', value: '500000' },
-							],
-						},
-						fields: 'name,dealStatus,dealType,totalLoanAmount,lenderName,updated',
-						sort: '-updated',
-					},
-				},
-				credentials: CREDENTIAL,
+				resource: 'task',
+				operation: 'update',
+				// A task the sandbox has, in the By ID field the editor checks (its hint shows under it).
+				taskId: { __rl: true, mode: 'id', value: '9500001' },
+				updateFields: { progress: 'InProgress', dueDate: '2026-12-04T09:00:00' },
 			},
-		],
-		connections: { [manualTrigger().name]: { main: [[{ node: 'Settled deals over $500k', type: 'main', index: 0 }]] } },
-	},
-	picker: {
-		name: 'Deals by status, picked from the list',
-		nodes: [
-			manualTrigger(),
-			{
-				id: 'e0000000-0000-4000-8000-000000000001',
-				name: 'Deals by status',
-				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1.1,
-				position: [260, 0],
-				parameters: {
-					resource: 'deal',
-					operation: 'getMany',
-					limit: 10,
-					options: {
-						conditions: { condition: [{ field: 'dealStatus', operator: 'any', value: ['PendingSettlement', 'Settled'] }] },
-					},
-				},
-				credentials: CREDENTIAL,
-			},
-		],
-		connections: { [manualTrigger().name]: { main: [[{ node: 'Deals by status', type: 'main', index: 0 }]] } },
-	},
-	task: {
-		name: 'Move a task forward',
-		nodes: [
-			manualTrigger(),
-			{
-				id: 'd0000000-0000-4000-8000-000000000001',
-				name: 'Update task',
-				type: 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks',
-				typeVersion: 1.1,
-				position: [260, 0],
-				parameters: {
-					resource: 'task',
-					operation: 'update',
-					// A task the sandbox has, in the By ID field the editor checks (its hint shows under it).
-					taskId: { __rl: true, mode: 'id', value: '9500001' },
-					updateFields: { progress: 'InProgress', dueDate: '2026-12-04T09:00:00' },
-				},
-				credentials: CREDENTIAL,
-			},
-		],
-		connections: { [manualTrigger().name]: { main: [[{ node: 'Update task', type: 'main', index: 0 }]] } },
-	},
-	dealNotes: {
-		name: 'Notes of a deal',
-		nodes: [
-			manualTrigger(),
-			{
-				id: 'e0000000-0000-4000-8000-000000000001',
-				name: 'Notes of a deal',
-				type: 'n8n-nodes-loan-crm.loanCrmDeals',
-				typeVersion: 1.1,
-				position: [260, 0],
-				parameters: { resource: 'dealNote', operation: 'getMany', dealId: { __rl: true, mode: 'list', value: '' } },
-				credentials: CREDENTIAL,
-			},
-		],
-		connections: { [manualTrigger().name]: { main: [[{ node: 'Notes of a deal', type: 'main', index: 0 }]] } },
-	},
+			'd0000000-0000-4000-8000-000000000001',
+		),
+	),
+	dealNotes: manualWorkflow(
+		'Notes of a deal',
+		editorNode('Notes of a deal', 'loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: { __rl: true, mode: 'list', value: '' } }, 'e0000000-0000-4000-8000-000000000001'),
+	),
 	dealsTrigger: {
 		name: 'Deal settled: the test event',
 		nodes: [
-			{
-				id: 'f1000000-0000-4000-8000-000000000001',
-				name: 'Deal settled',
-				type: 'n8n-nodes-loan-crm.loanCrmDealsTrigger',
-				typeVersion: 1.1,
-				position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'dealStatusChanged', toStatuses: ['Settled'], options: {} },
-				credentials: CREDENTIAL,
-			},
+			editorNode(
+				'Deal settled',
+				'loanCrmDealsTrigger',
+				{ pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'dealStatusChanged', toStatuses: ['Settled'], options: {} },
+				'f1000000-0000-4000-8000-000000000001',
+				[0, 0],
+			),
 		],
 		connections: {},
 	},
-	contactCreate: {
-		name: 'A form sent twice: one contact',
-		nodes: [
-			manualTrigger(),
+	contactCreate: manualWorkflow(
+		'A form sent twice: one contact',
+		editorNode(
+			'Create contact',
+			'loanCrmContacts',
 			{
-				id: 'f2000000-0000-4000-8000-000000000001',
-				name: 'Create contact',
-				type: 'n8n-nodes-loan-crm.loanCrmContacts',
-				typeVersion: 1.1,
-				position: [260, 0],
-				parameters: {
-					resource: 'contact',
-					operation: 'create',
-					ifAlreadyExists: 'returnExisting',
-					additionalFields: { firstName: 'Aroha', lastName: 'Ngata', email: 'aroha.ngata@example.com', mobile: '+61412345678' },
-				},
-				credentials: CREDENTIAL,
+				resource: 'contact',
+				operation: 'create',
+				ifAlreadyExists: 'returnExisting',
+				additionalFields: { firstName: 'Aroha', lastName: 'Ngata', email: 'aroha.ngata@example.com', mobile: '+61412345678' },
 			},
-		],
-		connections: fromManualTrigger('Create contact'),
-	},
+			'f2000000-0000-4000-8000-000000000001',
+		),
+	),
 };
 
 /**
@@ -257,30 +184,9 @@ const WORKFLOWS = {
  * sandbox's address is read from the credential, since the node cannot take it from there.
  */
 function customApiCallWorkflow(baseUrl: string, httpVersion: number) {
-	return {
-		name: 'Custom API Call: list integrations',
-		nodes: [
-			manualTrigger(),
-			{
-				id: 'f0000000-0000-4000-8000-000000000001',
-				name: 'List integrations',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: httpVersion,
-				position: [260, 0],
-				parameters: {
-					method: 'GET',
-					url: `${baseUrl}/jsonapi/integrations`,
-					authentication: 'predefinedCredentialType',
-					nodeCredentialType: 'loanCrmOAuth2Api',
-					options: { response: { response: { responseFormat: 'json' } } },
-				},
-				credentials: CREDENTIAL,
-			},
-		],
-		connections: { [manualTrigger().name]: { main: [[{ node: 'List integrations', type: 'main', index: 0 }]] } },
-	};
+	const node = customApiCallNode('List integrations', 'GET', `${baseUrl}/jsonapi/integrations`, httpVersion, DEV_CREDENTIAL);
+	return manualWorkflow('Custom API Call: list integrations', { ...node, id: 'f0000000-0000-4000-8000-000000000001', position: [260, 0] });
 }
-
 
 // --- Shots -------------------------------------------------------------------------------------------
 

@@ -12,32 +12,31 @@
  */
 import './env';
 
-import { readFileSync } from 'fs';
-import { join, resolve } from 'path';
-
-import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { WorkflowRunResult } from '../../harness';
 import { CredentialStore, START_NODE_TYPE, runWorkflow, sandboxCredential } from '../../harness';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
+import { relatedId } from '../e2e/check-helpers';
+import type { ExampleWorkflow } from '../e2e/examples';
+import { FORM_TRIGGER_TYPE, adaptExample, isLoanCrmNode } from '../e2e/examples';
+import { chain, loanCrmNode } from '../e2e/workflows';
 import { heading, money, printTable } from './table';
-
-const REPO_ROOT = resolve(__dirname, '..', '..');
-const PACKAGE = 'n8n-nodes-loan-crm';
 
 function start(name: string, items: IDataObject[]): INode {
 	return { id: `start-${name}`, name, type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items) } };
 }
 
-function crm(name: string, node: string, parameters: INodeParameters, x: number): INode {
-	return { id: `node-${x}`, name, type: `${PACKAGE}.${node}`, typeVersion: 1, position: [x, 0], parameters };
+/** The Loan CRM part of an example: its Form Trigger and Loan CRM nodes (with `set` on the nodes it names). */
+function formAndLoanCrmNodes(file: string, set?: Record<string, INode['parameters']>): ExampleWorkflow {
+	return adaptExample(file, { keep: (node) => node.type === FORM_TRIGGER_TYPE || isLoanCrmNode(node), set });
 }
 
-function chain(...names: string[]): IConnections {
-	const connections: IConnections = {};
-	for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
-	return connections;
+/** Runs the example with its Form Trigger replaced by a node that emits `submissions`. */
+async function submit(example: ExampleWorkflow, submissions: IDataObject[], store: CredentialStore): Promise<WorkflowRunResult> {
+	const nodes = example.nodes.map((node) => (node.type === FORM_TRIGGER_TYPE ? start(node.name, submissions) : node));
+	return await runWorkflow({ nodes, connections: example.connections }, { credentials: store });
 }
 
 function json(result: WorkflowRunResult, node: string): IDataObject[] {
@@ -72,7 +71,7 @@ async function settledThisMonth(sandbox: Sandbox, store: CredentialStore): Promi
 		{
 			nodes: [
 				start('Every morning', [{}]),
-				crm(
+				loanCrmNode(
 					'Settled deals this month',
 					'loanCrmDeals',
 					{
@@ -85,7 +84,7 @@ async function settledThisMonth(sandbox: Sandbox, store: CredentialStore): Promi
 							sort: '-updated',
 						},
 					},
-					300,
+					{ position: [300, 0] },
 				),
 			],
 			connections: chain('Every morning', 'Settled deals this month'),
@@ -113,10 +112,8 @@ async function settledThisMonth(sandbox: Sandbox, store: CredentialStore): Promi
 
 /** 2. The Loan CRM nodes of examples/web-form-to-contact.json, fed two form submissions. */
 async function webFormToContact(sandbox: Sandbox, store: CredentialStore): Promise<void> {
-	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-contact.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
-	const form = example.nodes.find((node) => node.type === 'n8n-nodes-base.formTrigger');
-	if (!form) throw new Error('examples/web-form-to-contact.json has no Form Trigger');
 	const ids = sandbox.data.ids;
+	const example = formAndLoanCrmNodes('web-form-to-contact.json', { 'Record the form on the deal': { integrationId: ids.otherIntegration } });
 	heading(
 		'2. Web form → contact + external reference',
 		`examples/web-form-to-contact.json with its Form Trigger replaced by two submissions: Loan CRM Contacts › Contact › Create,\n` +
@@ -127,11 +124,8 @@ async function webFormToContact(sandbox: Sandbox, store: CredentialStore): Promi
 		{ 'First name': 'Aroha', 'Last name': 'Ngata', Email: ' Aroha.Ngata@Example.com ', Mobile: '+61 412 345 678', 'Deal number': Number(ids.dealWithNotes), 'I agree to receive marketing messages': 'Yes', submittedAt: new Date().toISOString(), formMode: 'production' },
 		{ 'First name': 'Liam', 'Last name': "O'Connor", Email: 'liam.oconnor@example.com', Mobile: '0400 111 222', 'Deal number': Number(ids.dealWithoutCustomStatus), 'I agree to receive marketing messages': 'No', submittedAt: new Date().toISOString(), formMode: 'production' },
 	];
-	const nodes = example.nodes
-		.filter((node) => node.type.startsWith(`${PACKAGE}.`))
-		.map((node) => (node.parameters.resource === 'dealExternalReference' ? { ...node, parameters: { ...node.parameters, integrationId: ids.otherIntegration } } : node));
-	const submit = async (batch: IDataObject[]) => {
-		const result = await runWorkflow({ nodes: [start(form.name, batch), ...nodes], connections: example.connections }, { credentials: store });
+	const send = async (batch: IDataObject[]) => {
+		const result = await submit(example, batch, store);
 		ensureRan(result, 'Web form → contact');
 		const contacts = json(result, 'Create contact');
 		printTable(contacts, {
@@ -155,16 +149,16 @@ async function webFormToContact(sandbox: Sandbox, store: CredentialStore): Promi
 		);
 		return { contacts, references };
 	};
-	const first = await submit(submissions);
+	const first = await send(submissions);
 	const stored = first.references.map((reference) => sandbox.data.get('deal-external-references', String(reference.id)));
 	console.log(
-		`  Stored in Loan CRM: ${stored.map((record) => `${String(record?.attributes.externalReference)} → deal ${String((record?.relationships.deal as { id?: string } | null)?.id)}`).join(', ')}`,
+		`  Stored in Loan CRM: ${stored.map((record) => `${String(record?.attributes.externalReference)} → deal ${String(relatedId(record, 'deal'))}`).join(', ')}`,
 	);
 
 	// Aroha sends the form again, her e-mail typed in another case.
 	const again = { ...submissions[0], Email: 'AROHA.NGATA@example.com', submittedAt: new Date().toISOString() };
 	console.log(`\n  The same form sent again by ${again['First name']} (${again.Email}):`);
-	const second = await submit([again]);
+	const second = await send([again]);
 	const [firstContact] = first.contacts;
 	const [secondContact] = second.contacts;
 	if (secondContact?.id !== firstContact?.id || secondContact?.outcome !== 'found') {
@@ -178,22 +172,13 @@ async function webFormToContact(sandbox: Sandbox, store: CredentialStore): Promi
 
 /** 3. The Loan CRM nodes of examples/web-form-to-lead.json, the same form sent twice. */
 async function webFormToLead(sandbox: Sandbox, store: CredentialStore): Promise<void> {
-	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-lead.json'), 'utf8')) as { nodes: INode[]; connections: IConnections };
-	const form = example.nodes.find((node) => node.type === 'n8n-nodes-base.formTrigger');
-	if (!form) throw new Error('examples/web-form-to-lead.json has no Form Trigger');
+	const example = formAndLoanCrmNodes('web-form-to-lead.json');
 	heading(
 		'3. Web form → lead + note (the same form sent twice)',
 		'examples/web-form-to-lead.json with its Form Trigger replaced by a submission (and no Slack): Loan CRM Leads & Tasks › Lead › Create\n' +
 			'(If Already Exists → Return Existing, keyed by the external reference WEBFORM-<e-mail>-<day> of the integration Website Form),\n' +
 			"then Loan CRM Deals › Deal Note › Create with the form's message. Both operations come from the service's public API description.",
 	);
-	const nodes = example.nodes.filter((node) => node.type.startsWith(`${PACKAGE}.`));
-	const present = new Set([form.name, ...nodes.map((node) => node.name)]);
-	const connections: IConnections = {};
-	for (const [from, outputs] of Object.entries(example.connections)) {
-		const main = (outputs.main ?? []).map((targets) => (targets ?? []).filter((target) => present.has(target.node)));
-		if (present.has(from) && main.some((targets) => targets.length > 0)) connections[from] = { main };
-	}
 	const submission = {
 		'First name': 'Mei',
 		'Last name': 'Chen',
@@ -210,7 +195,7 @@ async function webFormToLead(sandbox: Sandbox, store: CredentialStore): Promise<
 		['first', submission],
 		['again', { ...submission, Email: 'MEI.CHEN@example.com', submittedAt: new Date().toISOString() }],
 	] as const) {
-		const result = await runWorkflow({ nodes: [start(form.name, [sent]), ...nodes], connections }, { credentials: store });
+		const result = await submit(example, [sent], store);
 		ensureRan(result, 'Web form → lead');
 		const [lead] = json(result, 'Create lead');
 		const [note] = json(result, 'Add the message to the deal');
@@ -226,7 +211,7 @@ async function webFormToLead(sandbox: Sandbox, store: CredentialStore): Promise<
 	});
 	const dealIds = rows.map((row) => String((row.lead as IDataObject).dealId));
 	if (dealIds[0] !== dealIds[1] || (rows[1].lead as IDataObject).outcome !== 'found') throw new Error(`the same form gave deals ${dealIds.join(' and ')}, expected one lead`);
-	const notes = sandbox.data.list('deal-notes').filter((note) => (note.relationships.deal as { id?: string } | null)?.id === dealIds[0]);
+	const notes = sandbox.data.list('deal-notes').filter((note) => relatedId(note, 'deal') === dealIds[0]);
 	console.log(`  One lead: Loan CRM holds ${sandbox.data.count('deals') - dealsBefore} new deal (#${dealIds[0]}, New Leads) with ${notes.length} notes, one per submission.`);
 }
 
@@ -246,7 +231,7 @@ async function taskProgress(sandbox: Sandbox, store: CredentialStore): Promise<v
 		{
 			nodes: [
 				start('Task changes', changes),
-				crm(
+				loanCrmNode(
 					'Update task',
 					'loanCrmLeadsAndTasks',
 					{
@@ -255,7 +240,7 @@ async function taskProgress(sandbox: Sandbox, store: CredentialStore): Promise<v
 						taskId: '={{ $json.taskId }}',
 						updateFields: { progress: '={{ $json.progress }}', priority: '={{ $json.priority }}', dueDate: '={{ $json.dueDate }}' },
 					},
-					300,
+					{ position: [300, 0] },
 				),
 			],
 			connections: chain('Task changes', 'Update task'),

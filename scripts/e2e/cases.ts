@@ -10,8 +10,6 @@ import type { ActionNode, ExampleRequest, OperationKey } from '../../harness/ope
 import { canonical, contentProblems, operationExamples } from '../../harness/operation-examples';
 import type { FixtureIds, LoggedRequest, Sandbox } from '../../sandbox';
 
-export const PACKAGE = 'n8n-nodes-loan-crm';
-
 export type { ActionNode };
 export { canonical };
 

@@ -13,10 +13,11 @@
 import { CREDENTIAL_BLANKING_VALUE } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../sandbox';
+import type { RecordCheck } from './check-helpers';
+import { same } from './check-helpers';
 import { N8nRest } from './n8n';
 import type { CredentialRef } from './workflows';
-
-type RecordCheck = (name: string, problems: string[], context?: string) => void;
+import { CREDENTIAL_TYPE } from './workflows';
 
 interface TestAnswer {
 	status?: string;
@@ -40,27 +41,6 @@ function sequence(sandbox: Sandbox): string[] {
 		.map((request: LoggedRequest) => `${request.kind === 'token' ? 'token' : `${request.method} ${request.path}`} ${request.status}`);
 }
 
-async function waitForExecution(rest: N8nRest, executionId: string, timeoutMs = 30_000): Promise<{ status?: string; text: string }> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const response = await rest.request('GET', `/executions/${executionId}`);
-		const execution = (response.json as { data?: { status?: string; finished?: boolean; stoppedAt?: string } } | undefined)?.data;
-		const done = execution?.stoppedAt !== undefined && execution.stoppedAt !== null;
-		if (done || Date.now() > deadline) return { status: execution?.status, text: response.text };
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
-
-/** A manual run of a workflow from its manual trigger, as the editor's "Execute workflow" button sends it. */
-async function runManually(rest: N8nRest, workflowId: string, triggerName: string): Promise<{ status?: string; text: string; problem?: string }> {
-	const started = await rest.request('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
-	const executionId = (started.json as { data?: { executionId?: string } } | undefined)?.data?.executionId;
-	if (started.status !== 200 || executionId === undefined) {
-		return { text: started.text, problem: `POST /rest/workflows/${workflowId}/run answered ${started.status}: ${started.text.slice(0, 300)}` };
-	}
-	return await waitForExecution(rest, executionId);
-}
-
 export async function checkCredentialEdit(
 	port: number,
 	sandbox: Sandbox,
@@ -68,12 +48,11 @@ export async function checkCredentialEdit(
 	workflow: { id: string; trigger: string },
 	record: RecordCheck,
 ): Promise<void> {
-	const rest = new N8nRest(`http://127.0.0.1:${port}`);
-	await rest.ownerSession();
+	const rest = await N8nRest.signedIn(port);
 	const loaded = await rest.request('GET', `/credentials/${credential.id}?includeData=true`);
 	const dialog = ((loaded.json as { data?: { data?: Record<string, unknown> } } | undefined)?.data?.data ?? {}) as { [key: string]: unknown };
 	const test = async (data: { [key: string]: unknown }) => {
-		const response = await rest.request('POST', '/credentials/test', { credentials: { id: credential.id, name: credential.name, type: 'loanCrmOAuth2Api', data } });
+		const response = await rest.request('POST', '/credentials/test', { credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data } });
 		return { response, answer: (response.json as { data?: TestAnswer } | undefined)?.data };
 	};
 
@@ -87,14 +66,14 @@ export async function checkCredentialEdit(
 		...(loaded.status === 200 ? [] : [`GET /rest/credentials/${credential.id}?includeData=true answered ${loaded.status}`]),
 		...(dialog.accessToken === CREDENTIAL_BLANKING_VALUE ? [] : [`the dialog data holds no (blanked) stored token: accessToken ${JSON.stringify(dialog.accessToken)}`]),
 		...(first.answer?.status === 'OK' ? [] : [`Test answered ${first.response.status} ${first.response.text.slice(0, 300)}`]),
-		...(JSON.stringify(firstSequence) === JSON.stringify(['token 200', 'GET /jsonapi/deals 200']) ? [] : [`requests ${JSON.stringify(firstSequence)}, expected ["token 200","GET /jsonapi/deals 200"]`]),
+		...same('requests', firstSequence, ['token 200', 'GET /jsonapi/deals 200']),
 		...(listed?.headers.authorization === `Bearer ${testToken}` ? [] : ['the deal was not listed with the token the Test fetched']),
 		...(listed !== undefined && Object.keys(listed.headers).some((name) => name.startsWith('x-loan-crm')) ? ['the test marker header reached the service'] : []),
 	]);
 
 	// 2. A run after the Test uses the token the Test stored.
 	sandbox.clearLog();
-	const good = await runManually(rest, workflow.id, workflow.trigger);
+	const good = await rest.runToEnd(workflow.id, workflow.trigger);
 	const goodSequence = sequence(sandbox);
 	record('credential dialog: the next run uses the token the Test stored', [
 		...(good.problem ? [good.problem] : []),
@@ -105,7 +84,7 @@ export async function checkCredentialEdit(
 
 	// 3. Secret changed to a wrong one: Save, then Test.
 	const edited = { ...dialog, clientSecret: WRONG_SECRET };
-	const saved = await rest.request('PATCH', `/credentials/${credential.id}`, { name: credential.name, type: 'loanCrmOAuth2Api', data: edited });
+	const saved = await rest.request('PATCH', `/credentials/${credential.id}`, { name: credential.name, type: CREDENTIAL_TYPE, data: edited });
 	sandbox.clearLog();
 	const bad = await test(edited);
 	const badSequence = sequence(sandbox);
@@ -114,22 +93,22 @@ export async function checkCredentialEdit(
 		...(bad.answer?.status === 'Error' ? [] : [`Test answered ${bad.response.status} ${bad.response.text.slice(0, 300)}`]),
 		...(/rejected the client \(401 invalid_client\)/.test(bad.answer?.message ?? '') ? [] : [`message ${JSON.stringify(bad.answer?.message)} does not say the client was rejected`]),
 		...(bad.response.text.includes(WRONG_SECRET) ? ['the answer contains the secret'] : []),
-		...(JSON.stringify(badSequence) === JSON.stringify(['token 401']) ? [] : [`requests ${JSON.stringify(badSequence)}, expected ["token 401"]`]),
+		...same('requests', badSequence, ['token 401']),
 	]);
 
 	// 4. A run with the wrong secret saved fails with the credential's message instead of using the old token.
 	sandbox.clearLog();
-	const failed = await runManually(rest, workflow.id, workflow.trigger);
+	const failed = await rest.runToEnd(workflow.id, workflow.trigger);
 	const failedSequence = sequence(sandbox);
 	record('credential dialog: a run after that fails with the credential message instead of using the stored token', [
 		...(failed.problem ? [failed.problem] : []),
 		...(failed.status === 'error' ? [] : [`execution status ${JSON.stringify(failed.status)}, expected "error"`]),
 		...(/rejected the client \(401 invalid_client\)/.test(failed.text) ? [] : ['the execution does not carry the message "rejected the client (401 invalid_client)"']),
 		...(failed.text.includes(WRONG_SECRET) ? ['the execution data contains the secret'] : []),
-		...(JSON.stringify(failedSequence) === JSON.stringify(['token 401']) ? [] : [`requests ${JSON.stringify(failedSequence)}, expected ["token 401"] (no API request with the old token)`]),
+		...same('requests (no API request with the old token)', failedSequence, ['token 401']),
 	], failed.text.slice(0, 1500));
 
 	// 5. Leave the credential as found.
-	const restored = await rest.request('PATCH', `/credentials/${credential.id}`, { name: credential.name, type: 'loanCrmOAuth2Api', data: { ...dialog, clientSecret: sandbox.clientSecret } });
+	const restored = await rest.request('PATCH', `/credentials/${credential.id}`, { name: credential.name, type: CREDENTIAL_TYPE, data: { ...dialog, clientSecret: sandbox.clientSecret } });
 	if (restored.status !== 200) record('credential dialog: the right secret restored', [`PATCH answered ${restored.status}`]);
 }

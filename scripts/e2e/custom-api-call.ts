@@ -20,20 +20,17 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParameters, IRun } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../sandbox';
-import { PACKAGE } from './cases';
+import type { RecordCheck } from './check-helpers';
+import { nodeItems, same } from './check-helpers';
 import type { N8nInstance } from './n8n';
 import { N8nRest } from './n8n';
 import type { CredentialRef, WorkflowFile } from './workflows';
-import { MANUAL } from './workflows';
-
-type RecordCheck = (name: string, problems: string[], context?: string) => void;
+import { CREDENTIAL_TYPE, MANUAL, PACKAGE, chain, loanCrmNode, manualTrigger, workflowFile } from './workflows';
 
 export const CUSTOM_API_CALL_WORKFLOW_ID = 'lcE2eCustomCall1';
-
-const CREDENTIAL_TYPE = 'loanCrmOAuth2Api';
 /** The lifetime of the token fetched after the last rejection, and how long the chain then waits: past half of it. */
 const SHORT_LIFETIME_SECONDS = 10;
 const WAIT_SECONDS = 6;
@@ -67,71 +64,55 @@ interface HttpOptions {
 	query?: Record<string, string>;
 }
 
-type Chain = Array<{ node: INode }>;
+/**
+ * A Custom API Call as the README sets it up: n8n's HTTP Request node (version `httpVersion`) with
+ * Authentication Predefined Credential Type → Loan CRM OAuth2 API and Response Format JSON, nothing
+ * else but what `options` adds.
+ */
+export function customApiCallNode(name: string, method: string, url: string, httpVersion: number, credential: CredentialRef, options: HttpOptions = {}): INode {
+	const parameters: INodeParameters = {
+		method,
+		url,
+		authentication: 'predefinedCredentialType',
+		nodeCredentialType: CREDENTIAL_TYPE,
+		options: { response: { response: { responseFormat: 'json' } } },
+	};
+	if (options.body) Object.assign(parameters, { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: JSON.stringify(options.body) });
+	if (options.raw) Object.assign(parameters, { sendBody: true, contentType: 'raw', rawContentType: options.raw.contentType, body: options.raw.body });
+	if (options.headers) Object.assign(parameters, { sendHeaders: true, specifyHeaders: 'keypair', headerParameters: { parameters: Object.entries(options.headers).map(([n, value]) => ({ name: n, value })) } });
+	if (options.query) Object.assign(parameters, { sendQuery: true, specifyQuery: 'keypair', queryParameters: { parameters: Object.entries(options.query).map(([n, value]) => ({ name: n, value })) } });
+	return { id: '', name, type: 'n8n-nodes-base.httpRequest', typeVersion: httpVersion, position: [0, 0], parameters, credentials: { [CREDENTIAL_TYPE]: credential } };
+}
 
 export function customApiCallWorkflow(sandbox: Sandbox, credential: CredentialRef, httpVersion: number): WorkflowFile {
 	const ids = sandbox.data.ids;
 	const base = `${sandbox.baseUrl}/jsonapi`;
 	// A note of the fixture deal that the operations workflow neither changes nor deletes.
 	const noteId = sandbox.data.list('deal-notes').find((note) => note.id !== ids.dealNote)?.id ?? ids.dealNote;
-	const credentials = { [CREDENTIAL_TYPE]: credential };
 	const note = (title: string, deal: string) => ({ data: { type: 'deal-notes', attributes: { title, detail: 'e2e' }, relationships: { deal: { data: { type: 'deals', id: deal } } } } });
 	const reference = { data: { type: 'deal-external-references', attributes: { externalReference: 'E2E-500' }, relationships: { deal: { data: { type: 'deals', id: ids.dealWithoutNotes } }, integration: { data: { type: 'integrations', id: ids.otherIntegration } } } } };
-	const http = (name: string, method: string, url: string, options: HttpOptions = {}): INode => {
-		const parameters: INodeParameters = {
-			method,
-			url,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: CREDENTIAL_TYPE,
-			options: { response: { response: { responseFormat: 'json' } } },
-		};
-		if (options.body) Object.assign(parameters, { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: JSON.stringify(options.body) });
-		if (options.raw) Object.assign(parameters, { sendBody: true, contentType: 'raw', rawContentType: options.raw.contentType, body: options.raw.body });
-		if (options.headers) Object.assign(parameters, { sendHeaders: true, specifyHeaders: 'keypair', headerParameters: { parameters: Object.entries(options.headers).map(([n, value]) => ({ name: n, value })) } });
-		if (options.query) Object.assign(parameters, { sendQuery: true, specifyQuery: 'keypair', queryParameters: { parameters: Object.entries(options.query).map(([n, value]) => ({ name: n, value })) } });
-		return { id: '', name, type: 'n8n-nodes-base.httpRequest', typeVersion: httpVersion, position: [0, 0], parameters, credentials };
-	};
-	const custom = (name: string, parameters: INodeParameters): INode => ({
-		id: '',
-		name,
-		type: `${PACKAGE}.loanCrmDeals`,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource: 'customRequest', operation: 'send', ...parameters },
-		credentials,
-	});
-	const chain: Chain = [
-		{ node: http('HTTP: GET deals', 'GET', `${base}/deals`, { query: { 'page[size]': '3', sort: '-id' } }) },
-		{ node: http('HTTP: PATCH note', 'PATCH', `${base}/deal-notes/${noteId}`, { body: { data: { type: 'deal-notes', id: noteId, attributes: { title: 'E2E patched by HTTP Request' } } } }) },
-		{ node: http('HTTP: POST note', 'POST', `${base}/deal-notes`, { body: note(MARK.post, ids.dealWithoutNotes) }) },
-		{ node: http('HTTP: POST answered 500', 'POST', `${sandbox.baseUrl}${MARK.failingPath}`, { body: reference }) },
-		{ node: http('HTTP: Raw POST application/json', 'POST', `${base}/deal-notes`, { raw: { contentType: 'application/json', body: JSON.stringify(note('E2E raw', ids.dealWithoutNotes)) } }) },
-		{ node: http('HTTP: GET as adviser 1002', 'GET', `${base}/integrations`, { headers: { UserId: '1002' } }) },
-		{ node: http('HTTP: GET, token rejected', 'GET', `${sandbox.baseUrl}${MARK.rejectedGetPath}`, { query: { 'page[size]': '2' } }) },
-		{ node: http('HTTP: POST, token rejected', 'POST', `${base}/deal-notes`, { body: note(MARK.postAfterRejection, ids.dealWithoutNotes) }) },
-		{ node: custom('Custom Request: GET integrations', { method: 'GET', path: '/integrations', returnAll: true }) },
-		{ node: custom('Custom Request: POST note', { method: 'POST', path: '/deal-notes', jsonBody: JSON.stringify(note(MARK.customPost, ids.dealWithoutNotes)) }) },
-		{ node: custom('Custom Request: POST answered 500', { method: 'POST', path: MARK.failingPath.replace('/jsonapi', ''), jsonBody: JSON.stringify(reference) }) },
-		{ node: custom('Custom Request: POST, token rejected', { method: 'POST', path: '/deal-notes', jsonBody: JSON.stringify(note(MARK.customPostAfterRejection, ids.dealWithoutNotes)) }) },
-		{ node: { id: '', name: 'Wait past half the token lifetime', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [0, 0], parameters: { resume: 'timeInterval', amount: WAIT_SECONDS, unit: 'seconds' } } },
-		{ node: http('HTTP: GET, token due', 'GET', `${sandbox.baseUrl}${MARK.afterWaitPath}`, { query: { 'page[size]': '1' } }) },
+	const http = (name: string, method: string, url: string, options: HttpOptions = {}) => customApiCallNode(name, method, url, httpVersion, credential, options);
+	const custom = (name: string, parameters: INodeParameters): INode => loanCrmNode(name, 'loanCrmDeals', { resource: 'customRequest', operation: 'send', ...parameters }, { id: '', credential });
+	const steps: INode[] = [
+		http('HTTP: GET deals', 'GET', `${base}/deals`, { query: { 'page[size]': '3', sort: '-id' } }),
+		http('HTTP: PATCH note', 'PATCH', `${base}/deal-notes/${noteId}`, { body: { data: { type: 'deal-notes', id: noteId, attributes: { title: 'E2E patched by HTTP Request' } } } }),
+		http('HTTP: POST note', 'POST', `${base}/deal-notes`, { body: note(MARK.post, ids.dealWithoutNotes) }),
+		http('HTTP: POST answered 500', 'POST', `${sandbox.baseUrl}${MARK.failingPath}`, { body: reference }),
+		http('HTTP: Raw POST application/json', 'POST', `${base}/deal-notes`, { raw: { contentType: 'application/json', body: JSON.stringify(note('E2E raw', ids.dealWithoutNotes)) } }),
+		http('HTTP: GET as adviser 1002', 'GET', `${base}/integrations`, { headers: { UserId: '1002' } }),
+		http('HTTP: GET, token rejected', 'GET', `${sandbox.baseUrl}${MARK.rejectedGetPath}`, { query: { 'page[size]': '2' } }),
+		http('HTTP: POST, token rejected', 'POST', `${base}/deal-notes`, { body: note(MARK.postAfterRejection, ids.dealWithoutNotes) }),
+		custom('Custom Request: GET integrations', { method: 'GET', path: '/integrations', returnAll: true }),
+		custom('Custom Request: POST note', { method: 'POST', path: '/deal-notes', jsonBody: JSON.stringify(note(MARK.customPost, ids.dealWithoutNotes)) }),
+		custom('Custom Request: POST answered 500', { method: 'POST', path: MARK.failingPath.replace('/jsonapi', ''), jsonBody: JSON.stringify(reference) }),
+		custom('Custom Request: POST, token rejected', { method: 'POST', path: '/deal-notes', jsonBody: JSON.stringify(note(MARK.customPostAfterRejection, ids.dealWithoutNotes)) }),
+		{ id: '', name: 'Wait past half the token lifetime', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [0, 0], parameters: { resume: 'timeInterval', amount: WAIT_SECONDS, unit: 'seconds' } },
+		http('HTTP: GET, token due', 'GET', `${sandbox.baseUrl}${MARK.afterWaitPath}`, { query: { 'page[size]': '1' } }),
 	];
-	const nodes: INode[] = [{ id: 'manual-trigger', name: MANUAL, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }];
-	const connections: IConnections = {};
-	let previous = MANUAL;
-	chain.forEach(({ node }, index) => {
-		// One item through the chain, whatever a node outputs. Every node passes an error on as an
-		// item, so one unexpected failure shows up in the checks and does not hide the later ones.
-		nodes.push({ ...node, id: `custom-call-${index + 1}`, position: [250 * (index + 1), 0], executeOnce: true, onError: 'continueRegularOutput' });
-		connections[previous] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
-		previous = node.name;
-	});
-	return { id: CUSTOM_API_CALL_WORKFLOW_ID, name: 'E2E: Custom API Call and Custom Request', nodes, connections, active: false, settings: { executionOrder: 'v1' } };
-}
-
-function nodeItems(run: IRun | undefined, name: string): INodeExecutionData[] | undefined {
-	const tasks = run?.data.resultData.runData[name];
-	return tasks?.[tasks.length - 1]?.data?.main?.[0] ?? undefined;
+	// One item through the chain, whatever a node outputs. Every node passes an error on as an
+	// item, so one unexpected failure shows up in the checks and does not hide the later ones.
+	const nodes = steps.map((node, index): INode => ({ ...node, id: `custom-call-${index + 1}`, position: [250 * (index + 1), 0], executeOnce: true, onError: 'continueRegularOutput' }));
+	return workflowFile(CUSTOM_API_CALL_WORKFLOW_ID, 'E2E: Custom API Call and Custom Request', [manualTrigger(), ...nodes], chain(MANUAL, ...nodes.map((node) => node.name)));
 }
 
 function isTokenCheck(request: LoggedRequest): boolean {
@@ -160,10 +141,6 @@ function slice(log: LoggedRequest[], from: (request: LoggedRequest) => boolean, 
 	const rest = log.slice(start + 1);
 	const end = to === undefined ? -1 : rest.findIndex(to);
 	return [log[start], ...(end < 0 ? rest : rest.slice(0, end))].map(describe);
-}
-
-function same(label: string, actual: unknown, expected: unknown): string[] {
-	return JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`${label}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`];
 }
 
 /**
@@ -278,11 +255,10 @@ function isOverride(request: LoggedRequest): boolean {
  */
 export async function checkCustomApiCallEditor(port: number, credential: CredentialRef, record: RecordCheck): Promise<void> {
 	const problems: string[] = [];
-	const rest = new N8nRest(`http://127.0.0.1:${port}`);
-	await rest.ownerSession();
+	const rest = await N8nRest.signedIn(port);
 	// n8n 2.41 serves the editor's type files to a signed-in user only.
 	const types = async (file: string): Promise<Array<{ name: string; [key: string]: unknown }>> => {
-		const response = await rest.editorFile(`/types/${file}`);
+		const response = await rest.getWithSession(`/types/${file}`);
 		if (response.status !== 200) {
 			problems.push(`/types/${file} answered ${response.status}`);
 			return [];

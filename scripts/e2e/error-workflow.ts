@@ -6,17 +6,16 @@
  * error must arrive with the node's message unchanged (no "[item N]") and `context.itemIndex`.
  */
 import { randomUUID } from 'crypto';
-import { createServer } from 'http';
 import type { Server } from 'http';
 
-import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { PACKAGE } from './cases';
 import type { N8nInstance } from './n8n';
 import { startSink } from './n8n';
 import { waitFor } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
+import { chain, loanCrmNode, reportNode, webhookNode, workflowFile } from './workflows';
 
 const FAILING_ID = 'lcE2eErrorSource';
 const ERROR_WORKFLOW_ID = 'lcE2eErrorTrigger';
@@ -28,44 +27,13 @@ export interface ErrorWorkflowScenario {
 }
 
 function workflows(sinkUrl: string, credential: CredentialRef): WorkflowFile[] {
-	const webhook: INode = {
-		id: 'node-webhook',
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} },
-	};
-	const lead: INode = {
-		id: 'node-get-lead',
-		name: 'Get lead',
-		type: `${PACKAGE}.loanCrmLeadsAndTasks`,
-		typeVersion: 1,
-		position: [300, 0],
-		parameters: { resource: 'lead', operation: 'get', leadId: '={{ $json.body.leadId }}' },
-		credentials: { loanCrmOAuth2Api: credential },
-	};
+	const webhook = webhookNode(WEBHOOK_PATH, randomUUID());
+	const lead = loanCrmNode('Get lead', 'loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.body.leadId }}' }, { position: [300, 0], credential });
 	const errorTrigger: INode = { id: 'node-error-trigger', name: 'Error Trigger', type: 'n8n-nodes-base.errorTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-	const post: INode = {
-		id: 'node-post-error',
-		name: 'Post error to sink',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [300, 0],
-		parameters: { method: 'POST', url: sinkUrl, sendBody: true, specifyBody: 'json', jsonBody: '={{ JSON.stringify($json) }}', options: {} },
-	};
-	const connect = (from: string, to: string): IConnections => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
+	const post = reportNode(sinkUrl, { name: 'Post error to sink', id: 'node-post-error', position: [300, 0] });
 	return [
-		{ id: ERROR_WORKFLOW_ID, name: 'E2E: Error Trigger → sink', nodes: [errorTrigger, post], connections: connect(errorTrigger.name, post.name), active: false, settings: { executionOrder: 'v1' } },
-		{
-			id: FAILING_ID,
-			name: 'E2E: webhook → failing Loan CRM node',
-			nodes: [webhook, lead],
-			connections: connect(webhook.name, lead.name),
-			active: false,
-			settings: { executionOrder: 'v1', errorWorkflow: ERROR_WORKFLOW_ID },
-		},
+		workflowFile(ERROR_WORKFLOW_ID, 'E2E: Error Trigger → sink', [errorTrigger, post], chain(errorTrigger.name, post.name)),
+		workflowFile(FAILING_ID, 'E2E: webhook → failing Loan CRM node', [webhook, lead], chain(webhook.name, lead.name), { errorWorkflow: ERROR_WORKFLOW_ID }),
 	];
 }
 
@@ -78,7 +46,6 @@ export async function prepareErrorWorkflows(n8n: N8nInstance, credential: Creden
 	await n8n.publish(ERROR_WORKFLOW_ID);
 	return { sink, received };
 }
-
 
 /** Under `n8n start`: the three failures and what the error workflow received; returns problems. */
 export async function checkErrorWorkflow(port: number, sandbox: Sandbox, scenario: ErrorWorkflowScenario): Promise<string[]> {

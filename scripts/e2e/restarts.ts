@@ -18,15 +18,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
-import { sandboxCredential } from '../../harness/sandbox-credential';
+import type { RecordCheck } from './check-helpers';
 import type { N8nInstall } from './install';
 import { DURABLE_CURSOR_ENV, N8nInstance, freePort, installPackage, startSink } from './n8n';
-import { log, tail, waitFor } from './util';
+import { log, sleep, tail, waitFor } from './util';
 import type { CredentialRef } from './workflows';
 import { RESTART_MARK, WORKFLOW_IDS, restartWorkflow } from './workflows';
-
-type Record = (name: string, problems: string[], context?: string) => void;
-
 
 /** A request of this scenario's trigger (its Filter carries the mark). */
 function isRestartPoll(request: LoggedRequest): boolean {
@@ -54,7 +51,7 @@ function exactlyOnce(received: IDataObject[], expected: string[], label: string)
 	return problems;
 }
 
-export async function checkRestarts(install: N8nInstall, pack: { tarball: string; name: string; version: string }, durable: boolean, record: Record): Promise<void> {
+export async function checkRestarts(install: N8nInstall, pack: { tarball: string; name: string; version: string }, durable: boolean, record: RecordCheck): Promise<void> {
 	const label = `restarts (durable poll cursors ${durable ? 'on' : 'off'})`;
 	const sandbox = await startSandbox({ sizes: { deals: 1000 } });
 	const credential: CredentialRef = { id: 'lcE2eRestartCred', name: 'Loan CRM sandbox (restarts)' };
@@ -76,12 +73,12 @@ export async function checkRestarts(install: N8nInstall, pack: { tarball: string
 	};
 	try {
 		await installPackage(n8n.userFolder, pack);
-		await n8n.importCredentials([{ id: credential.id, name: credential.name, type: 'loanCrmOAuth2Api', data: sandboxCredential(sandbox) }]);
+		await n8n.importSandboxCredentials(sandbox, credential);
 		await n8n.importWorkflows([restartWorkflow(sink.url, credential)], 'restart-workflow.json');
 		await n8n.publish(WORKFLOW_IDS.restart);
 
 		// 1. Live.
-		await n8n.start(port);
+		await n8n.start();
 		const problems: string[] = [];
 		if (!(await nextPolls(2))) problems.push('fewer than two polls within 30 s of n8n start');
 		const [live] = change(1, 'live');
@@ -96,11 +93,11 @@ export async function checkRestarts(install: N8nInstall, pack: { tarball: string
 		const expectedStopped = changeOrder(sandbox, stopped);
 		log(`${label}: n8n stopped; changed ${stopped.length} deals (deal ${twice} twice); starting n8n again`);
 		const pollsBefore = polls().length;
-		await n8n.start(port);
+		await n8n.start();
 		const restart: string[] = [];
 		await waitFor(() => stopped.every((id) => sink.received.some((item) => item.id === id)), 90_000);
 		await nextPolls(2);
-		await new Promise((r) => setTimeout(r, 1500));
+		await sleep(1500);
 		restart.push(...exactlyOnce(sink.received, expectedStopped, 'changes made while n8n was stopped'));
 		const last = sink.received.filter((item) => item.id === twice).at(-1);
 		if (last?.name !== `${RESTART_MARK} while stopped, changed again`) restart.push(`deal ${twice} was emitted as ${JSON.stringify(last?.name)}, not as it is now`);
@@ -125,10 +122,10 @@ export async function checkRestarts(install: N8nInstall, pack: { tarball: string
 		const emittedBeforeKill = sink.received.slice(receivedBefore).filter((item) => batch.includes(String(item.id))).length;
 		if (emittedBeforeKill > 0) killed.push(`${emittedBeforeKill} of the new changes were emitted before the kill (the kill came too late to cut a poll)`);
 		log(`${label}: n8n killed during a poll (request ${inFlight()?.seq ?? '?'} unanswered); starting n8n again`);
-		await n8n.start(port);
+		await n8n.start();
 		await waitFor(() => batch.every((id) => sink.received.some((item) => item.id === id)), 150_000);
 		await nextPolls(2);
-		await new Promise((r) => setTimeout(r, 1500));
+		await sleep(1500);
 		killed.push(...exactlyOnce(sink.received.slice(receivedBefore), expectedBatch, 'changes a killed poll was reading'));
 		killed.push(...exactlyOnce(sink.received, expectedStopped, 'the earlier changes').filter((problem) => problem.includes('more than once')));
 		record(`${label}: a poll killed part-way (SIGKILL) loses nothing; after the restart its ${batch.length} changes are each emitted once`, killed, tail(n8n.serverOutput, 30));

@@ -26,19 +26,18 @@
  * and the flags it depends on; 0 turns that off; older n8n has no such flags).
  * Exit code 0 when every check passed, 1 when one failed, 2 when the run could not be set up.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
-import { createServer } from 'http';
-import type { Server } from 'http';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IRun } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import type { ExpectedRequest, OperationCase } from './cases';
-import { PACKAGE, contractCases, errorCases } from './cases';
-import { validateExamples } from './examples';
+import { contractCases, errorCases } from './cases';
+import { isPollRead, nodeItems, same } from './check-helpers';
+import { EXAMPLES_DIR, exampleFiles, validateExamples } from './examples';
 import type { N8nVersion } from './install';
 import { N8N_VERSIONS, ensureN8n } from './install';
 import { runE2e } from './matrix';
@@ -47,22 +46,12 @@ import { MCP_WORKFLOW_ID, checkMcp, editorToolNodes, mcpWorkflow } from './mcp';
 import { checkOfflineInstall } from './offline-install';
 import { checkErrorWorkflow, prepareErrorWorkflows } from './error-workflow';
 import { checkRestarts } from './restarts';
-import { DURABLE_CURSOR_ENV, N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, legTarball, startSink } from './n8n';
-import { Timings, installInterruptHandler, log, onInterrupt, tail, waitFor } from './util';
+import { DURABLE_CURSOR_ENV, N8nInstance, N8nRest, buildAndPack, freePort, installPackage, legTarball, startSink } from './n8n';
+import { Timings, installInterruptHandler, log, onInterrupt, sleep, tail, waitFor } from './util';
 import type { CredentialRef } from './workflows';
 import {
-	CREDENTIAL_ID,
-	DIALOG_CREDENTIAL_ID,
-	MANUAL,
-	TRANSITION_FILTER,
-	TRIGGER_FILTER,
-	WORKFLOW_IDS,
-	contactsTriggerWorkflow,
-	failureWorkflow,
-	operationsWorkflow,
-	tokenWorkflow,
-	transitionWorkflow,
-	triggerWorkflow,
+	DIALOG_CREDENTIAL_ID, E2E_CREDENTIAL, MANUAL, PACKAGE, TRANSITION_FILTER, TRIGGER_FILTER, WORKFLOW_IDS,
+	contactsTriggerWorkflow, failureWorkflow, operationsWorkflow, tokenWorkflow, transitionWorkflow, triggerWorkflow,
 } from './workflows';
 import { checkCredentialEdit } from './credential-edit';
 import type { WebFormScenario } from './web-form';
@@ -118,12 +107,6 @@ function headerProblems(sandbox: Sandbox, request: LoggedRequest): string[] {
 	if (!/^Bearer \S+/.test(request.headers.authorization ?? '')) problems.push(`${request.method} ${request.path}: no Bearer token (Authorization ${JSON.stringify(request.headers.authorization)})`);
 	if (request.headers.accept !== 'application/vnd.api+json') problems.push(`${request.method} ${request.path}: Accept ${JSON.stringify(request.headers.accept)}`);
 	return problems;
-}
-
-function nodeItems(run: IRun | undefined, nodeName: string): INodeExecutionData[] | undefined {
-	const tasks = run?.data.resultData.runData[nodeName];
-	if (!tasks || tasks.length === 0) return undefined;
-	return tasks[tasks.length - 1].data?.main?.[0] ?? [];
 }
 
 function excerpt(value: unknown, max = 1500): string {
@@ -265,7 +248,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	let keep = Boolean(process.env.LOAN_CRM_E2E_KEEP);
 	try {
 		await timings.step('install the package into the user folder', () => installPackage(n8n.userFolder, pack));
-		const credential: CredentialRef = { id: CREDENTIAL_ID, name: 'Loan CRM sandbox' };
+		const credential = E2E_CREDENTIAL;
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webForm = await webFormScenario(sandbox, credential);
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webFormLead = await webFormLeadScenario(credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
@@ -274,13 +257,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 
 		// --- import ---------------------------------------------------------------------------
 		console.log('\nImport');
-		const credentialData = sandboxCredential(sandbox);
-		await timings.step('n8n import:credentials', () =>
-			n8n.importCredentials([
-				{ id: CREDENTIAL_ID, name: credential.name, type: 'loanCrmOAuth2Api', data: credentialData },
-				{ id: DIALOG_CREDENTIAL_ID, name: dialogCredential.name, type: 'loanCrmOAuth2Api', data: credentialData },
-			]),
-		);
+		await timings.step('n8n import:credentials', () => n8n.importSandboxCredentials(sandbox, credential, dialogCredential));
 		const failures = errorCases(ids);
 		const addedTools = await timings.step('n8n export:nodes: tool nodes as the editor adds them (version 1.1)', () => editorToolNodes(install, n8n));
 		const ours = [
@@ -297,16 +274,14 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			contactsTriggerWorkflow(contactSink.url, credential),
 			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
-		const importDir = join(workDir, 'import');
-		mkdirSync(importDir);
-		for (const wf of ours) writeFileSync(join(importDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
-		const exampleFiles = readdirSync(join(REPO_ROOT, 'examples')).filter((file) => file.endsWith('.json'));
-		for (const file of exampleFiles) writeFileSync(join(importDir, `example-${file}`), readFileSync(join(REPO_ROOT, 'examples', file)));
-		const imported = await timings.step(`n8n import:workflow --separate (${ours.length} + ${exampleFiles.length} examples)`, () => n8n.importWorkflowFolder(importDir));
+		// The examples as their files are, as a user imports them.
+		const examples = exampleFiles();
+		const files: Array<[string, unknown]> = [...ours.map((wf): [string, unknown] => [`${wf.id}.json`, wf]), ...examples.map((file): [string, unknown] => [`example-${file}`, readFileSync(join(EXAMPLES_DIR, file), 'utf8')])];
+		const imported = await timings.step(`n8n import:workflow --separate (${ours.length} + ${examples.length} examples)`, () => n8n.importSeparately(files));
 		const exported = await timings.step('n8n export:workflow --all', () => n8n.exportWorkflows());
 		record(
-			`examples/*.json import into n8n ${N8N_VERSION} (${exampleFiles.join(', ')})`,
-			validateExamples(install, exampleFiles, exported, pack),
+			`examples/*.json import into n8n ${N8N_VERSION} (${examples.join(', ')})`,
+			validateExamples(install, examples, exported, pack),
 			`import output: ${tail(imported.stdout + imported.stderr, 20)}`,
 		);
 		record(
@@ -345,7 +320,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			'an expired token: 401, one new token, the request repeated once',
 			[
 				...(renew.ok ? [] : [`n8n execute exited ${renew.code}: ${tail(renew.stdout + renew.stderr, 15)}`]),
-				...(JSON.stringify(renewSequence) === JSON.stringify(['GET 401', 'token 200', 'GET 200']) ? [] : [`requests were ${JSON.stringify(renewSequence)}, expected ["GET 401","token 200","GET 200"]`]),
+				...same('requests', renewSequence, ['GET 401', 'token 200', 'GET 200']),
 				...(nodeItems(renew.run, 'Get lead')?.[0]?.json.id === ids.lead ? [] : ['no lead item']),
 			],
 		);
@@ -407,7 +382,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			if (webFormLead) await timings.step('n8n publish:workflow (web form → lead example)', () => n8n.publish(WEB_FORM_LEAD_WORKFLOW_ID));
 			await timings.step('n8n publish:workflow (Contacts Trigger)', () => n8n.publish(WORKFLOW_IDS.contacts));
 			sandbox.clearLog();
-			await timings.step('n8n start (until ready)', () => n8n.start(port));
+			await timings.step('n8n start (until ready)', () => n8n.start());
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
 			// The Deal Status Changed baseline, before the Fetch Test Event check clears the log.
 			const transitionBaseline = sandbox.apiRequests().find((request) => isTransitionPoll(request) && request.query['fields[deals]'] === 'dealStatus,updated');
@@ -429,7 +404,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			} else {
 				console.log(`  SKIP    examples/web-form-to-lead.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
 			}
-			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, credentialData, credential));
+			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, sandboxCredential(sandbox), credential));
 			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
 			console.log('\nAI agents (MCP Server Trigger, MCP client)');
 			await timings.step('mcp: tools/list and tools/call', () => checkMcp(port, sandbox, record, addedTools));
@@ -523,14 +498,14 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	problems.push(...headerProblems(sandbox, activation));
 	// Activation: one cheap request whose Date header anchors the trigger to the service's clock.
 	const activationQuery = { filter: TRIGGER_FILTER, sort: '-updated', 'fields[deals]': 'updated', 'page[size]': '1' };
-	if (JSON.stringify(activation.query) !== JSON.stringify(activationQuery)) problems.push(`activation request ${JSON.stringify(activation.query)}, expected ${JSON.stringify(activationQuery)}`);
+	problems.push(...same('activation request', activation.query, activationQuery));
 	// With durable poll cursors n8n discards what the activation poll stored (it runs as a test),
 	// so the first scheduled poll takes the baseline: change nothing before it.
 	await waitForLogged('the first scheduled poll', () => polls().length >= 2, 30_000);
 	const firstRead = polls()[1];
 	const filter = firstRead?.query.filter ?? '';
 	if (!filter.endsWith(`,${TRIGGER_FILTER})`) && filter !== TRIGGER_FILTER) problems.push(`poll filter ${JSON.stringify(filter)} does not combine the user's filter ${TRIGGER_FILTER}`);
-	await new Promise((r) => setTimeout(r, 1000));
+	await sleep(1000);
 	const baseline = received.length;
 	if (baseline !== 0) problems.push(`the activation poll emitted ${baseline} item(s); expected none`);
 
@@ -542,9 +517,7 @@ async function checkTrigger(n8n: N8nInstance, sandbox: Sandbox, received: IDataO
 	log(`changed deals ${settling.id} (→ Settled), ${candidates[1].id} (→ Lodged), created ${created.id} (Settled); waiting for the next poll`);
 	await waitForLogged('two trigger items at the sink', () => received.length >= 2, 30_000);
 	const emitted = received.map((item) => [item.id, item.dealStatus]);
-	if (JSON.stringify(emitted) !== JSON.stringify([[settling.id, 'Settled'], [created.id, 'Settled']])) {
-		problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify([[settling.id, 'Settled'], [created.id, 'Settled']])}`);
-	}
+	problems.push(...same('the sink received', emitted, [[settling.id, 'Settled'], [created.id, 'Settled']]));
 	const sample = received.find((item) => item.id === created.id);
 	if (sample && (sample.type !== 'deals' || sample.name !== 'E2E new settled deal')) problems.push(`item is not the simplified deal: ${excerpt(sample, 400)}`);
 	// Two more polls must not repeat anything.
@@ -576,7 +549,7 @@ async function checkTransitions(n8n: N8nInstance, sandbox: Sandbox, received: ID
 	const nextPolls = async (what: string) => {
 		const before = polls().length;
 		if (!(await waitForLogged(`two polls after: ${what}`, () => polls().length >= before + 2, 30_000))) problems.push(`fewer than two polls within 30 s after: ${what}`);
-		await new Promise((r) => setTimeout(r, 1500));
+		await sleep(1500);
 	};
 	await nextPolls('activation');
 	const start = received.length;
@@ -609,7 +582,7 @@ async function checkTransitions(n8n: N8nInstance, sandbox: Sandbox, received: ID
 		[deal.id, original, 'Settled'],
 		[deal.id, 'Varied', 'Settled'],
 	];
-	if (JSON.stringify(emitted) !== JSON.stringify(expected)) problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify(expected)}`);
+	problems.push(...same('the sink received', emitted, expected));
 	for (const item of received.slice(start)) {
 		if (typeof item.statusChangedAt !== 'string' || item.statusChangedAt !== item.updated) problems.push(`statusChangedAt ${JSON.stringify(item.statusChangedAt)} is not the deal's updated stamp ${JSON.stringify(item.updated)}`);
 	}
@@ -642,9 +615,9 @@ async function checkContactsTrigger(n8n: N8nInstance, sandbox: Sandbox, received
 	await waitForLogged('the new contact at the sink', () => received.length > start, 30_000);
 	const afterEmit = polls().length;
 	await waitForLogged('two more contact polls', () => polls().length >= afterEmit + 2, 20_000);
-	await new Promise((r) => setTimeout(r, 1000));
+	await sleep(1000);
 	const emitted = received.slice(start).map((item) => [item.id, item.firstName]);
-	if (JSON.stringify(emitted) !== JSON.stringify([[created.id, 'E2E']])) problems.push(`the sink received ${JSON.stringify(emitted)}, expected ${JSON.stringify([[created.id, 'E2E']])}`);
+	problems.push(...same('the sink received', emitted, [[created.id, 'E2E']]));
 	for (const request of polls()) problems.push(...headerProblems(sandbox, request));
 	record('trigger: Loan CRM Contacts Trigger (default event Contact Created) emits a new contact once, an edit never', problems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
 }
@@ -656,8 +629,7 @@ async function checkContactsTrigger(n8n: N8nInstance, sandbox: Sandbox, received
  */
 async function checkManualFetch(port: number, sandbox: Sandbox, received: IDataObject[]): Promise<void> {
 	const problems: string[] = [];
-	const rest = new N8nRest(`http://127.0.0.1:${port}`);
-	await rest.ownerSession();
+	const rest = await N8nRest.signedIn(port);
 	const before = received.length;
 	sandbox.clearLog();
 	const response = await rest.runFromTrigger(WORKFLOW_IDS.trigger, 'Loan CRM Trigger');
@@ -688,8 +660,7 @@ async function checkManualFetch(port: number, sandbox: Sandbox, received: IDataO
  * the node descriptions it loads, and the node icons it fetches.
  */
 async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialDataDecryptedObject, credential: CredentialRef): Promise<void> {
-	const rest = new N8nRest(`http://127.0.0.1:${port}`);
-	await rest.ownerSession();
+	const rest = await N8nRest.signedIn(port);
 	const test = async (overrides: Record<string, string>) =>
 		await rest.request('POST', '/credentials/test', { credentials: { id: credential.id, name: credential.name, type: 'loanCrmOAuth2Api', data: { ...data, ...overrides } } });
 	const ok = await test({});
@@ -759,7 +730,7 @@ async function checkListSearch(rest: N8nRest, sandbox: Sandbox, credential: Cred
 	});
 	const results = (response.json as { data?: { results?: Array<{ name: string; value: string }> } } | undefined)?.data?.results ?? [];
 	// The published triggers keep polling meanwhile (every 5 s).
-	const requests = sandbox.apiRequests().filter((request) => !/greaterOrEqual\((updated|created),/.test(request.query.filter ?? ''));
+	const requests = sandbox.apiRequests().filter((request) => !isPollRead(request));
 	record('editor: a deal locator searches as the user types, apostrophe optional ("liam oconnor" finds O\'Connor, Liam)', [
 		...(response.status === 200 ? [] : [`POST /rest/dynamic-node-parameters/resource-locator-results answered ${response.status}: ${response.text.slice(0, 300)}`]),
 		...(results.some((result) => result.value === ids.dealWithApostrophe && /^O'Connor, Liam — .+ — #\d+$/.test(result.name))

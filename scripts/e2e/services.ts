@@ -6,15 +6,13 @@
  * Postgres refuses to run as root: when the run is root, the cluster belongs to the `postgres`
  * user the Debian package creates and its commands run through `runuser -u postgres`.
  */
-import { spawn } from 'child_process';
-import type { ChildProcess } from 'child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'fs';
 import { connect } from 'net';
 import { tmpdir, userInfo } from 'os';
 import { join } from 'path';
 
 import { freePort } from './n8n';
-import { killGroup, log, run, tail, trackGroup, untrackGroup } from './util';
+import { log, run, sleep, startDaemon, stopDaemon, tail } from './util';
 
 /** The Debian packages the scenario needs; the README's queue-mode instructions name the same. */
 export const DEBIAN_PACKAGES = ['postgresql', 'redis-server'] as const;
@@ -57,22 +55,11 @@ export interface Services {
 	stop: () => Promise<void>;
 }
 
-/** A long-running child in its own process group, with its output kept for error messages. */
-function daemon(command: string, args: string[], options: { cwd?: string } = {}): { child: ChildProcess; output: () => string } {
-	const child = spawn(command, args, { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-	trackGroup(child.pid);
-	child.once('exit', () => untrackGroup(child.pid));
+/** A daemon with its output kept for error messages. */
+function daemon(command: string, args: string[]) {
 	let output = '';
-	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const child = startDaemon(command, args, { onOutput: (text) => (output += text) });
 	return { child, output: () => output };
-}
-
-async function stopDaemon(child: ChildProcess): Promise<void> {
-	if (child.exitCode !== null || child.signalCode !== null) return;
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	killGroup(child.pid, 10_000);
-	await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 12_000))]);
 }
 
 async function redisPing(port: number): Promise<boolean> {
@@ -120,7 +107,7 @@ export async function startServices(pgBin: string): Promise<Services> {
 	const redisPort = await freePort();
 	const redis = daemon('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]);
 	const stop = async () => {
-		await Promise.all([stopDaemon(postgres.child), stopDaemon(redis.child)]);
+		await Promise.all([stopDaemon(postgres.child, 10_000), stopDaemon(redis.child, 10_000)]);
 		rmSync(dir, { recursive: true, force: true });
 	};
 	try {
@@ -129,12 +116,12 @@ export async function startServices(pgBin: string): Promise<Services> {
 			const ready = await run(...pg('pg_isready', ['-h', '127.0.0.1', '-p', String(pgPort)]), { allowFailure: true });
 			if (ready.code === 0) break;
 			if (postgres.child.exitCode !== null || Date.now() > deadline) throw new Error(`Postgres did not start:\n${tail(postgres.output(), 30)}`);
-			await new Promise((resolve) => setTimeout(resolve, 300));
+			await sleep(300);
 		}
 		await run(...pg('createdb', ['-h', '127.0.0.1', '-p', String(pgPort), '-U', user, database]));
 		while (!(await redisPing(redisPort))) {
 			if (redis.child.exitCode !== null || Date.now() > deadline) throw new Error(`Redis did not start:\n${tail(redis.output(), 30)}`);
-			await new Promise((resolve) => setTimeout(resolve, 300));
+			await sleep(300);
 		}
 	} catch (error) {
 		await stop();

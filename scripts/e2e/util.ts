@@ -1,6 +1,6 @@
-/* Small helpers shared by the e2e runner, `npm run dev` and the installer. */
+/* Small helpers shared by the e2e runner, `npm run dev`, the screenshots and the installer. */
 import { spawn } from 'child_process';
-import type { SpawnOptions } from 'child_process';
+import type { ChildProcess, SpawnOptions } from 'child_process';
 
 const started = Date.now();
 
@@ -212,12 +212,55 @@ export function killGroup(pid: number | undefined, graceMs = 5000): void {
 	timer.unref();
 }
 
+export async function sleep(ms: number): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Starts a long-running child (n8n, Postgres, Redis) in its own process group, which Ctrl-C stops
+ * with the others; its output, stdout and stderr as they come, goes to `onOutput`.
+ */
+export function startDaemon(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; onOutput: (text: string) => void }): ChildProcess {
+	const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	trackGroup(child.pid);
+	child.once('exit', () => untrackGroup(child.pid));
+	child.stdout?.on('data', (chunk: Buffer) => options.onOutput(chunk.toString()));
+	child.stderr?.on('data', (chunk: Buffer) => options.onOutput(chunk.toString()));
+	return child;
+}
+
+/** Stops a daemon: SIGTERM to its process group, SIGKILL after `graceMs`; waits for it to exit (at most 2 s more). */
+export async function stopDaemon(child: ChildProcess, graceMs: number): Promise<void> {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	let timer: NodeJS.Timeout | undefined;
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	killGroup(child.pid, graceMs);
+	await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs + 2000)))]);
+	clearTimeout(timer);
+}
+
 /** Polls `predicate` until it holds or `timeoutMs` has passed; its last answer. */
 export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 200): Promise<boolean> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (await predicate()) return true;
-		await new Promise((resolve) => setTimeout(resolve, intervalMs));
+		await sleep(intervalMs);
 	}
 	return await predicate();
+}
+
+/** The value of a command-line option, `--name value` or `--name=value`. */
+export function option(name: string): string | undefined {
+	const index = process.argv.indexOf(name);
+	if (index >= 0) return process.argv[index + 1];
+	return process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+/** A whole-number command-line option, `fallback` when it is not given. */
+export function intOption(name: string, fallback: number): number {
+	const value = option(name);
+	if (value === undefined) return fallback;
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < 0) throw new Error(`${name} needs a whole number, got '${value}'`);
+	return n;
 }

@@ -5,105 +5,67 @@
  * finds the same deal through its external reference and adds a second note. The service then
  * holds one lead (deal) for the person, one note per submission and one "Website Form" integration.
  *
- * The workflow is the example's, with what its sticky note tells a user to set (the credential on
- * both Loan CRM nodes); its Slack node is replaced by an HTTP Request posting what the Loan CRM
- * nodes output to a sink here, so the items are checked too.
+ * The workflow is the example's as web-form.ts's `formScenario` makes it ready (the credential on
+ * both Loan CRM nodes, the report node to a sink here), without its Slack node: the report node
+ * takes its place.
  *
  * Runs on one n8n version (WEB_FORM_N8N_VERSION, as web-form.ts). The example's external reference
  * holds the submission's day (`submittedAt`), so two submissions straddling midnight in the
  * workflow's time zone would be two leads; the two posts here are seconds apart.
  */
-import { randomUUID } from 'crypto';
-import { readFileSync } from 'fs';
-import { join } from 'path';
-import type { Server } from 'http';
-
-import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../sandbox';
-import { PACKAGE } from './cases';
-import { REPO_ROOT, startSink } from './n8n';
-import { postForms } from './web-form';
-import type { CredentialRef, WorkflowFile } from './workflows';
+import { relatedId } from './check-helpers';
+import type { FormScenario } from './web-form';
+import { formScenario, postForms } from './web-form';
+import type { CredentialRef } from './workflows';
 
-const FORM = 'On form submission';
 const LEAD = 'Create lead';
 const NOTE = 'Add the message to the deal';
 
 export const WEB_FORM_LEAD_WORKFLOW_ID = 'lcE2eWebFormLead';
 
-export interface WebFormLeadScenario {
-	/** Imported with the run's other workflows, published before `n8n start`. */
-	workflow: WorkflowFile;
-	sink: Server;
-	received: IDataObject[];
-	webhookId: string;
-}
+export type WebFormLeadScenario = FormScenario;
 
-function workflow(sinkUrl: string, credential: CredentialRef, webhookId: string): WorkflowFile {
-	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'web-form-to-lead.json'), 'utf8')) as { name: string; nodes: INode[]; connections: IConnections };
-	const nodes = example.nodes
-		.filter((node) => node.type !== 'n8n-nodes-base.slack')
-		.map((node): INode => {
-			if (node.name === FORM) return { ...node, webhookId };
-			if (!node.type.startsWith(`${PACKAGE}.`)) return node;
-			return { ...node, credentials: { loanCrmOAuth2Api: credential } };
-		});
-	const report: INode = {
-		id: 'node-report-lead-to-e2e',
-		name: 'Report to the e2e',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [840, 0],
-		parameters: {
-			method: 'POST',
-			url: sinkUrl,
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody: `={{ JSON.stringify({ lead: $('${LEAD}').item.json, note: $json }) }}`,
-			options: {},
-		},
-	};
-	const connections: IConnections = { ...example.connections, [NOTE]: { main: [[{ node: report.name, type: 'main', index: 0 }]] } };
-	return { id: WEB_FORM_LEAD_WORKFLOW_ID, name: `E2E: ${example.name}`, nodes: [...nodes, report], connections, active: false, settings: { executionOrder: 'v1' } };
-}
-
-/** The sink and the workflow (the example's, ready to run on the sandbox). */
+/** examples/web-form-to-lead.json without its Slack node. */
 export async function webFormLeadScenario(credential: CredentialRef): Promise<WebFormLeadScenario> {
-	const { server: sink, url, received } = await startSink('/loan-crm-web-form-lead');
-	const webhookId = randomUUID();
-	return { workflow: workflow(url, credential, webhookId), sink, received, webhookId };
+	return await formScenario('web-form-to-lead.json', WEB_FORM_LEAD_WORKFLOW_ID, credential, {
+		sinkPath: '/loan-crm-web-form-lead',
+		keep: (node) => node.type !== 'n8n-nodes-base.slack',
+		report: { after: NOTE, id: 'node-report-lead-to-e2e', jsonBody: `={{ JSON.stringify({ lead: $('${LEAD}').item.json, note: $json }) }}` },
+	});
 }
 
 /** Under `n8n start`: the form sent twice; returns problems. */
 export async function checkWebFormLeadTwice(port: number, sandbox: Sandbox, scenario: WebFormLeadScenario): Promise<string[]> {
 	const problems: string[] = [];
 	const email = 'tui.mason@example.com';
-	// The published triggers keep polling deals meanwhile; only the form's requests count here.
-	const crmRequests = () =>
-		sandbox
-			.apiRequests()
-			.filter((request) => request.path === '/jsonapi/leads' || request.path === '/jsonapi/deal-notes' || request.path === '/jsonapi/deal-external-references')
-			.filter((request) => !(request.method === 'GET' && !String(request.query.filter ?? '').includes('WEBFORM-')));
 	// First name, last name, e-mail, mobile, message, marketing: the same person again, the e-mail typed differently.
 	const submissions = [
-		['Tui', 'Mason', email, '0412 000 111', 'Looking to buy our first home', 'Yes'],
-		['Tui', 'Mason', ' Tui.Mason@Example.com', '0412 000 111', 'Also: can we talk on Saturday?', 'Yes'],
+		{
+			values: ['Tui', 'Mason', email, '0412 000 111', 'Looking to buy our first home', 'Yes'],
+			requests: ['GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/leads → 201', 'POST /jsonapi/deal-notes → 201'],
+		},
+		{
+			values: ['Tui', 'Mason', ' Tui.Mason@Example.com', '0412 000 111', 'Also: can we talk on Saturday?', 'Yes'],
+			requests: ['GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/deal-notes → 201'],
+		},
 	];
-	const expectedRequests = [
-		['GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/leads → 201', 'POST /jsonapi/deal-notes → 201'],
-		['GET /jsonapi/deal-external-references → 200', 'POST /jsonapi/deal-notes → 201'],
-	];
-	sandbox.clearLog();
-	if (!(await postForms(port, scenario, submissions, expectedRequests, crmRequests, problems))) return problems;
-	const [first, second] = scenario.received.slice(-2) as Array<{ lead?: IDataObject; note?: IDataObject }>;
+	// The published triggers keep polling deals meanwhile; only the form's requests count here.
+	const isFormRequest = (request: LoggedRequest) =>
+		['/jsonapi/leads', '/jsonapi/deal-notes', '/jsonapi/deal-external-references'].includes(request.path) &&
+		!(request.method === 'GET' && !String(request.query.filter ?? '').includes('WEBFORM-'));
+	const reports = await postForms(port, sandbox, scenario, submissions, isFormRequest, problems);
+	if (reports === undefined) return problems;
+	const [first, second] = reports as Array<{ lead?: IDataObject; note?: IDataObject }>;
 	const dealId = first?.lead?.dealId;
 	if (first?.lead?.outcome !== 'created' || first?.lead?.type !== 'leads' || first?.lead?.id !== dealId) problems.push(`submission 1 reported ${JSON.stringify(first).slice(0, 400)}, expected a created lead whose dealId is its id`);
 	if (second?.lead?.outcome !== 'found' || second?.lead?.dealId !== dealId) problems.push(`submission 2 reported ${JSON.stringify(second).slice(0, 400)}, expected the deal of submission 1 (${String(dealId)}), found`);
 	if (first?.note?.type !== 'deal-notes' || second?.note?.type !== 'deal-notes' || first?.note?.id === second?.note?.id) problems.push('expected one new deal note per submission');
 	const deal = typeof dealId === 'string' ? sandbox.data.get('deals', dealId) : undefined;
 	if (deal?.attributes.dealStatus !== 'NewLeads') problems.push(`deal ${String(dealId)} is ${String(deal?.attributes.dealStatus)}, expected NewLeads`);
-	const notes = sandbox.data.list('deal-notes').filter((note) => (note.relationships.deal as { id?: string } | null)?.id === dealId);
+	const notes = sandbox.data.list('deal-notes').filter((note) => relatedId(note, 'deal') === dealId);
 	if (notes.length !== 2) problems.push(`deal ${String(dealId)} holds ${notes.length} notes, expected 2 (one per submission)`);
 	const references = sandbox.data.list('deal-external-references').filter((record) => String(record.attributes.externalReference).startsWith(`WEBFORM-${email}-`));
 	if (references.length !== 1) problems.push(`the service holds ${references.length} references WEBFORM-${email}-…, expected 1 (one lead)`);

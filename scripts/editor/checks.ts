@@ -25,17 +25,14 @@ import { readFileSync, readdirSync } from 'fs';
 import { createRequire } from 'module';
 import { join } from 'path';
 
-import type { INodeProperties, INodeType } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 
-import { NODE_VERSIONS } from '../../nodes/shared/operation/versions';
 import { DEAL_STATUSES } from '../../nodes/shared/service/schema';
 import { CONTACT_EVENTS, DEAL_EVENTS, TRIGGER_EVENTS } from '../../nodes/shared/trigger/events';
 import { REPO_ROOT } from '../e2e/n8n';
+import { PACKAGE } from '../e2e/workflows';
 import type { Editor } from './page';
-import { CREDENTIAL, fromManualTrigger, manualTrigger } from './page';
-
-const PACKAGE = 'n8n-nodes-loan-crm';
-const NEWEST = Math.max(...NODE_VERSIONS);
+import { CREDENTIAL, NEWEST, editorNode, fromManualTrigger, manualTrigger, manualWorkflow } from './page';
 
 /** What a Deals Trigger item at version 1.1 starts with after a test event's `sample` (trigger/output.ts). */
 const DEAL_TRIGGER_LEADING = ['id', 'name', 'dealStatus', 'previousStatus', 'statusChangedAt', 'totalLoanAmount', 'lenderName'];
@@ -83,11 +80,7 @@ async function savedWorkflow(editor: Editor): Promise<{ id: string; nodes: Array
 /** A workflow that runs one Get Many of the newest version, and the columns of its output table. */
 async function getManyColumns(editor: Editor, node: string, resource: string): Promise<string[]> {
 	const name = `Get Many ${resource}`;
-	const id = await editor.createWorkflow({
-		name: `check: ${name}`,
-		nodes: [manualTrigger(), { id: 'c1000000-0000-4000-8000-000000000001', name, type: `${PACKAGE}.${node}`, typeVersion: NEWEST, position: [260, 0], parameters: { resource, operation: 'getMany', limit: 3 }, credentials: CREDENTIAL }],
-		connections: fromManualTrigger(name),
-	});
+	const id = await editor.createWorkflow(manualWorkflow(`check: ${name}`, editorNode(name, node, { resource, operation: 'getMany', limit: 3 }, 'c1000000-0000-4000-8000-000000000001')));
 	await editor.openWorkflow(id);
 	const toasts = await editor.executeWorkflow();
 	if (!toasts.some((toast) => /executed successfully/i.test(toast))) throw new Error(`${name} did not run: ${toasts.join(' | ')}`);
@@ -211,15 +204,8 @@ async function checkContactsTrigger(editor: Editor): Promise<void> {
 
 async function checkIfAlreadyExists(editor: Editor): Promise<void> {
 	const stamp = Date.now().toString(36);
-	const create = (name: string, node: string, y: number, parameters: Record<string, unknown>) => ({
-		id: `c2000000-0000-4000-8000-00000000000${y}`,
-		name,
-		type: `${PACKAGE}.${node}`,
-		typeVersion: NEWEST,
-		position: [300, y * 200],
-		parameters: { ...parameters, operation: 'create', ifAlreadyExists: 'returnExisting' },
-		credentials: CREDENTIAL,
-	});
+	const create = (name: string, node: string, y: number, parameters: INodeParameters) =>
+		editorNode(name, node, { ...parameters, operation: 'create', ifAlreadyExists: 'returnExisting' }, `c2000000-0000-4000-8000-00000000000${y}`, [300, y * 200]);
 	const nodes = [
 		create('Create contact', 'loanCrmContacts', 0, { resource: 'contact', additionalFields: { firstName: 'Aroha', lastName: 'Ngata', email: `aroha.${stamp}@example.com` } }),
 		create('Create deal external reference', 'loanCrmDeals', 1, {
@@ -281,22 +267,10 @@ async function checkIfAlreadyExists(editor: Editor): Promise<void> {
 function taskUpdate(taskId: string, assigneeId: string | undefined) {
 	const name = 'Update task';
 	const updateFields = assigneeId === undefined ? { progress: 'InProgress' } : { assigneeId: { __rl: true, mode: 'id', value: assigneeId } };
-	return {
-		name: `check: Task ID ${taskId}${assigneeId === undefined ? '' : `, Assignee ID ${assigneeId}`}`,
-		nodes: [
-			manualTrigger(),
-			{
-				id: 'c3000000-0000-4000-8000-000000000001',
-				name,
-				type: `${PACKAGE}.loanCrmLeadsAndTasks`,
-				typeVersion: NEWEST,
-				position: [260, 0],
-				parameters: { resource: 'task', operation: 'update', taskId: { __rl: true, mode: 'id', value: taskId }, updateFields },
-				credentials: CREDENTIAL,
-			},
-		],
-		connections: fromManualTrigger(name),
-	};
+	return manualWorkflow(
+		`check: Task ID ${taskId}${assigneeId === undefined ? '' : `, Assignee ID ${assigneeId}`}`,
+		editorNode(name, 'loanCrmLeadsAndTasks', { resource: 'task', operation: 'update', taskId: { __rl: true, mode: 'id', value: taskId }, updateFields }, 'c3000000-0000-4000-8000-000000000001'),
+	);
 }
 
 async function checkIdChecks(editor: Editor): Promise<void> {

@@ -5,13 +5,17 @@
  */
 import { createRequire } from 'module';
 
+import type { IConnections, INode, INodeParameters } from 'n8n-workflow';
+
+import { NODE_VERSIONS } from '../../nodes/shared/operation/versions';
 import { DEV_CREDENTIAL } from '../dev-examples';
 import { DEV_OWNER } from '../e2e/n8n';
+import { CREDENTIAL_TYPE, connect, loanCrmNode, manualTrigger as manualTriggerNode } from '../e2e/workflows';
 
 // playwright-core is not a dependency of the repository, so its types are not at hand.
 export type Page = any;
 
-export const CREDENTIAL = { loanCrmOAuth2Api: { id: DEV_CREDENTIAL.id, name: DEV_CREDENTIAL.name } };
+export const CREDENTIAL = { [CREDENTIAL_TYPE]: { id: DEV_CREDENTIAL.id, name: DEV_CREDENTIAL.name } };
 
 /** Flags Chromium needs on a closed network (no update, sync or QUIC reach-outs) and as root. */
 const CHROMIUM_ARGS = [
@@ -251,17 +255,25 @@ export class Editor {
 	}
 }
 
-/** A Manual Trigger, the start of the workflows the shots and checks run. */
-export const manualTrigger = (x = 0) => ({
-	id: 'a0000000-0000-4000-8000-000000000001',
-	name: 'When clicking ‘Execute workflow’',
-	type: 'n8n-nodes-base.manualTrigger',
-	typeVersion: 1,
-	position: [x, 0],
-	parameters: {},
-});
+/** A Manual Trigger as the editor names it, the start of the workflows the shots and checks run. */
+export const manualTrigger = (x = 0): INode => manualTriggerNode('When clicking ‘Execute workflow’', 'a0000000-0000-4000-8000-000000000001', [x, 0]);
 
 /** Connections from the Manual Trigger to each of `names`. */
-export function fromManualTrigger(...names: string[]) {
-	return { [manualTrigger().name]: { main: [names.map((node) => ({ node, type: 'main', index: 0 }))] } };
+export function fromManualTrigger(...names: string[]): IConnections {
+	const connections: IConnections = {};
+	for (const name of names) connect(connections, manualTrigger().name, name);
+	return connections;
+}
+
+/** The version the editor gives a new node of the package. */
+export const NEWEST = Math.max(...NODE_VERSIONS);
+
+/** A node of the package as a new one is (NEWEST), with the sandbox credential; at x = 260 after the Manual Trigger by default. */
+export function editorNode(name: string, node: string, parameters: INodeParameters, id: string, position: [number, number] = [260, 0]): INode {
+	return loanCrmNode(name, node, parameters, { id, typeVersion: NEWEST, position, credential: DEV_CREDENTIAL });
+}
+
+/** The Manual Trigger, then one node of the package (`editorNode`). */
+export function manualWorkflow(name: string, node: INode): WorkflowJson {
+	return { name, nodes: [manualTrigger(), node], connections: fromManualTrigger(node.name) };
 }
