@@ -39,12 +39,12 @@
  * So a read of a few thousand records or more sends at most about 10 % more requests than page
  * after page, and, as every worker reads from the third round on, needs a few rounds of requests
  * more than ⌈pages ÷ parallel⌉: test/unit/roundTrips.test.ts holds it to 1.25 × (⌈pages ÷
- * parallel⌉ + 2) rounds and 1.1 × pages requests on 15 id layouts and 20 layouts of ids in bursts
- * at 4 at once, and on the 15 at 8 at once but the one of ids in bursts, driving these functions as
- * the driver does (5,050 records at 4: 51–55 requests in 15–17 rounds, where page after page sends
- * 51 in 51). Ids in bursts of 20–200 with gaps of 50–20,000 at 8 at once meet both bounds on about
- * half of the layouts only: which gaps hold many records is not known before they are read (the
- * test says what that costs and what it asserts there).
+ * parallel⌉ + 2) rounds and 1.1 × pages requests on 15 id layouts at 4 and 8 at once and on 20 more
+ * of ids in bursts at 4, driving these functions as the driver does (5,050 records at 4: 51–55
+ * requests in 15–18 rounds, where page after page sends 51 in 51). Those 20 layouts of ids in
+ * bursts (of 20–200, gaps of 50–20,000) meet both bounds at 8 at once on about half of them only:
+ * how many records a gap holds is not known before it is read (the test says what that costs and
+ * what it asserts there).
  *
  * The pieces, in the order a read uses them:
  * - `startPlan`: the plan after the first page (with a Limit, a bound estimated from its density);
