@@ -30,6 +30,8 @@ export interface SimulatedRead {
 	perRound: string[][];
 	/** The most requests on their way at once. */
 	widest: number;
+	/** The splits the planner made: the read was cut into one range more than that. */
+	splits: number;
 	/** Each answered request with the records it brought that no earlier answer had: `↑(100,400]=100 (37 new)`. */
 	log: string[];
 }
@@ -60,7 +62,7 @@ const label = (request: KeyRequest): string => `${request.direction === 'up' ? '
 export function simulateRead(keys: Keys, options: { parallel: number; order?: AnswerOrder; pageSize?: number; limit?: number }): SimulatedRead {
 	const pageSize = options.pageSize ?? 100;
 	const { parallel, limit } = options;
-	const result: SimulatedRead = { delivered: [], requests: 1, rounds: 1, perRound: [['first']], widest: 1, log: [] };
+	const result: SimulatedRead = { delivered: [], requests: 1, rounds: 1, perRound: [['first']], widest: 1, splits: 0, log: [] };
 	const deliver = (chunk: Chunk<Keys>) => {
 		const remaining = limit === undefined ? Infinity : limit - result.delivered.length;
 		result.delivered.push(...chunk.page.slice(chunk.start, Math.min(chunk.end, chunk.start + remaining)));
@@ -113,5 +115,6 @@ export function simulateRead(keys: Keys, options: { parallel: number; order?: An
 		emit();
 	}
 	emit();
+	result.splits = plan.splits;
 	return result;
 }

@@ -13,25 +13,38 @@
  * request starts at the edge of a gap and reads into it, from below or from above, so a full page
  * is records the read needs anyway, wherever in the gap they lie. A gap read from both edges
  * closes where its two readers meet, wherever that is: the balance between them is found by
- * reading, not by guessing. A free worker splits the gap with the most records left per reader, at
- * the middle of them as the densities next to the gap's edges estimate them; a wrong estimate
- * loses no records, it only makes readers meet early (and the freed workers split again). A request
- * brings less than a page of new records only where readers meet or where a split met fewer
- * records than estimated: such requests come with gaps, and gaps come only from splits, which
- * are limited. A split is made only
+ * reading, not by guessing. A free worker gives a reader to a part nobody reads first, then splits
+ * the gap where one more reader saves the most rounds, at the middle of its records as the
+ * densities next to the gap's edges estimate them; a wrong estimate loses no records, it only
+ * makes readers meet early (and the freed workers split again). A request brings less than a page
+ * of new records only where readers meet or where a split met fewer records than estimated: such
+ * requests come with gaps, and gaps come only from splits, which are limited. A split is made only
  * - while the pages' worth of requests that brought no new records, plus one for each gap still
  *   open (each closes with about one), stay within one (the short page that ends any read) plus
  *   the larger of ⌈parallel ÷ 2⌉ (what the first splits, made before anything of the layout is
- *   known, may cost) and `MAX_WASTE_SHARE` of the pages the read is estimated to need;
+ *   known, may cost) and `MAX_WASTE_SHARE` of the pages the read is estimated to need; or, for
+ *   Return All, while the requests sent, those the unknown records probably still need and a
+ *   short page per gap stay within `MAX_REQUEST_SHARE` of the pages it is estimated to need;
  * - where each reader of the gap still has `MIN_PAGES_PER_READER_TO_SPLIT` pages to read, so that
  *   it shortens the read; and one split per gap at a time, so that each is placed on densities
  *   measured by the pages around it, not on the guess of the one before.
+ * For Return All, whether a gap holds that many is judged on the wider view of it: the density of
+ * the known keys as far as half its width beside each edge (`densityBeside`), not of the page next
+ * to the edge, which in ids that come in bursts is one burst and promises a burst's density all
+ * across the gap. And a part's next request (its second reader, a split) is decided once its
+ * readers of the current round have answered, on where they did end: the plan counts rounds
+ * (`round`, `roundOf`), and a request sent on any answer of a round is answered in the next, so
+ * waiting for the round's other answers costs none (the slot freed meanwhile is kept for the part).
+ *
  * So a read of a few thousand records or more sends at most about 10 % more requests than page
  * after page, and, as every worker reads from the third round on, needs a few rounds of requests
  * more than ⌈pages ÷ parallel⌉: test/unit/roundTrips.test.ts holds it to 1.25 × (⌈pages ÷
- * parallel⌉ + 2) rounds and 1.1 × pages requests on 15 id layouts at 4 and 8 at once, driving
- * these functions as the driver does (5,050 records at 4: 51–56 requests in 15–18 rounds, where
- * page after page sends 51 in 51), and states where that is not met (ids in bursts, at 8 at once).
+ * parallel⌉ + 2) rounds and 1.1 × pages requests on 15 id layouts at 4 and 8 at once and on 20 more
+ * of ids in bursts at 4, driving these functions as the driver does (5,050 records at 4: 51–55
+ * requests in 15–18 rounds, where page after page sends 51 in 51). Those 20 layouts of ids in
+ * bursts (of 20–200, gaps of 50–20,000) meet both bounds at 8 at once on about half of them only:
+ * how many records a gap holds is not known before it is read (the test says what that costs and
+ * what it asserts there).
  *
  * The pieces, in the order a read uses them:
  * - `startPlan`: the plan after the first page (with a Limit, a bound estimated from its density);
@@ -58,6 +71,15 @@ export interface Stretch<P> {
 	/** Records per key next to each edge: what the keys beyond it probably hold. */
 	lowDensity: number;
 	highDensity: number;
+	/** What each answer made known of it, in key order (the layout the gap estimates read). */
+	pieces: Piece[];
+}
+
+/** Keys (`from`, `to`] that one answer made known, with its records' keys there (ascending). */
+export interface Piece {
+	from: number;
+	to: number;
+	keys: readonly number[];
 }
 
 /** `up`: the lowest keys of the span (read from its lower edge); `down`: the highest. */
@@ -85,6 +107,13 @@ export interface KeyPlan<P> {
 	/** Splits made. */
 	splits: number;
 	/**
+	 * The round of the latest answer taken (the first page's is 1): a request sent now is answered
+	 * in the next. Requests sent on answers of one round are one round, however their answers
+	 * arrive; `roundOf` says which round each request on its way belongs to.
+	 */
+	round: number;
+	roundOf: Map<KeyRequest, number>;
+	/**
 	 * With a Limit: records per key of the last page read without an upper bound (the first page, or
 	 * one above a bound that did not fill the Limit), for placing the next bound; spent by it.
 	 */
@@ -99,6 +128,9 @@ export interface KeyPlan<P> {
  * records (see the top): 8 %, so that with the estimates' errors a read stays within 10 %.
  */
 export const MAX_WASTE_SHARE = 0.08;
+
+/** Return All: the most requests a read is planned to send, as a share of the pages page-after-page reading needs. */
+export const MAX_REQUEST_SHARE = 1.1;
 
 /** A gap is split only when each of its readers still has at least this many pages to read. */
 export const MIN_PAGES_PER_READER_TO_SPLIT = 3;
@@ -166,8 +198,23 @@ export function startPlan<P>(input: PlanInput): KeyPlan<P> {
 	const { firstKeys, pageSize, limit } = input;
 	const frontKey = firstKeys[firstKeys.length - 1];
 	const density = densityOf(firstKeys.length, frontKey - firstKeys[0] + 1);
-	const known: Array<Stretch<P>> = [{ from: -Infinity, to: frontKey, chunks: [], records: input.delivered, lowDensity: density, highDensity: density }];
-	return { known, inFlight: [], pageSize, parallel: input.parallel, limit, sent: 1, wasted: 0, splits: 0, openDensity: density, lowest: firstKeys[0], highest: undefined };
+	const pieces: Piece[] = [{ from: firstKeys[0] - 1, to: frontKey, keys: firstKeys }];
+	const known: Array<Stretch<P>> = [{ from: -Infinity, to: frontKey, chunks: [], records: input.delivered, lowDensity: density, highDensity: density, pieces }];
+	return {
+		known,
+		inFlight: [],
+		pageSize,
+		parallel: input.parallel,
+		limit,
+		sent: 1,
+		wasted: 0,
+		splits: 0,
+		round: 1,
+		roundOf: new Map(),
+		openDensity: density,
+		lowest: firstKeys[0],
+		highest: undefined,
+	};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,6 +239,8 @@ export interface Answer<P> {
 export function takeAnswer<P>(plan: KeyPlan<P>, request: KeyRequest, answer: Answer<P>): boolean {
 	const index = plan.inFlight.indexOf(request);
 	if (index >= 0) plan.inFlight.splice(index, 1);
+	plan.round = Math.max(plan.round, plan.roundOf.get(request) ?? plan.round);
+	plan.roundOf.delete(request);
 	const { keys } = answer;
 	if (keys === undefined || !ascendingAbove(keys, request.from) || keys.some((key) => key > request.to)) return false;
 	const full = keys.length >= plan.pageSize && answer.hasMore;
@@ -225,7 +274,8 @@ export function takeAnswer<P>(plan: KeyPlan<P>, request: KeyRequest, answer: Ans
 function piece<P>(page: P, keys: readonly number[], from: number, to: number, densities: { low: number; high: number }): Stretch<P> {
 	const start = firstAbove(keys, from);
 	const end = firstAbove(keys, to);
-	return { from, to, chunks: end > start ? [{ page, start, end }] : [], records: end - start, lowDensity: densities.low, highDensity: densities.high };
+	const pieces: Piece[] = [{ from, to, keys: keys.slice(start, end) }];
+	return { from, to, chunks: end > start ? [{ page, start, end }] : [], records: end - start, lowDensity: densities.low, highDensity: densities.high, pieces };
 }
 
 /**
@@ -260,6 +310,7 @@ function insertStretch<P>(plan: KeyPlan<P>, stretch: Stretch<P>): void {
 			// A Limit's bound (no keys) only marks an estimate: the density below it is the one measured.
 			lowDensity: low.to > low.from ? low.lowDensity : high.lowDensity,
 			highDensity: high.to > high.from ? high.highDensity : low.highDensity,
+			pieces: [...low.pieces, ...high.pieces],
 		});
 	}
 }
@@ -305,6 +356,14 @@ interface Part {
 	readFromAbove: boolean;
 	/** The gap has a split on its way. */
 	splitting: boolean;
+	/** A reader of the part answers in the current round and has not yet. */
+	waiting: boolean;
+	/**
+	 * Return All: records per key over the known keys within half the gap's width beside each edge
+	 * (`densityBeside`), what splits are decided on; undefined with a Limit and for the top gap.
+	 */
+	wideLowDensity: number | undefined;
+	wideHighDensity: number | undefined;
 }
 
 /** The density a gap probably has at `key`: between those at its edges, in proportion. */
@@ -368,9 +427,22 @@ function partsOf<P>(plan: KeyPlan<P>): Part[] {
 			if (start > lo && start < hi) cuts.add(start);
 		}
 		const bounds = [...cuts].sort((a, b) => a - b);
+		// Return All: the wider view of the gap; none for the top gap (its last page comes first).
+		const wide = plan.limit === undefined && above !== undefined;
+		const halfWidth = (hi - lo) / 2;
+		const wideLowDensity = wide ? densityBeside(plan, lo, 'below', halfWidth) : undefined;
+		const wideHighDensity = wide ? densityBeside(plan, hi, 'above', halfWidth) : undefined;
 		for (let at = 0; at + 1 < bounds.length; at++) {
 			const from = bounds[at];
 			const to = bounds[at + 1];
+			// A request on its way reads into the part if it starts at its edge, or started below
+			// (above) it, within the stretch next to the gap, before other answers made the keys up
+			// to the edge known: it will bring the records just past the edge.
+			const readsFromBelow = (request: KeyRequest) =>
+				request.direction === 'up' && request.to > from && (request.from === from || (from === lo && request.from <= lo && request.from >= below.from));
+			const readsFromAbove = (request: KeyRequest) =>
+				request.direction === 'down' && request.from < to && (request.to === to || (to === hi && above !== undefined && request.to >= hi && request.to <= above.to));
+			const readers = inFlight.filter((request) => readsFromBelow(request) || readsFromAbove(request));
 			parts.push({
 				lo,
 				hi,
@@ -378,12 +450,12 @@ function partsOf<P>(plan: KeyPlan<P>): Part[] {
 				highDensity: above?.lowDensity ?? below.highDensity,
 				from,
 				to,
-				// A request on its way reads into the part if it starts at its edge, or started below
-				// (above) it before other answers made the keys up to the edge known: it will bring
-				// the records just past the edge.
-				readFromBelow: inFlight.some((request) => request.direction === 'up' && request.from <= from && request.to > from && (from === lo || request.from === from)),
-				readFromAbove: inFlight.some((request) => request.direction === 'down' && request.to >= to && request.from < to && (to === hi || request.to === to)),
+				readFromBelow: readers.some(readsFromBelow),
+				readFromAbove: readers.some(readsFromAbove),
 				splitting: bounds.length > 2,
+				waiting: readers.some((request) => (plan.roundOf.get(request) ?? 0) <= plan.round),
+				wideLowDensity,
+				wideHighDensity,
 			});
 		}
 	}
@@ -412,6 +484,63 @@ function averageDensity<P>(plan: KeyPlan<P>): number {
 }
 
 /**
+ * Records per key over the `width` known keys nearest to `edge` on one side of it (`below`: at or
+ * under it; `above`: over it), across the known stretches, skipping the gaps between them; over
+ * fewer keys if fewer are known. The first page counts from its first record, the last page to its
+ * last. The keys beside a gap's edge as far as half its width: a page's worth next to an edge is
+ * one burst in ids that come in bursts, and says nothing of the gaps between them, which the wider
+ * view counts.
+ */
+function densityBeside<P>(plan: KeyPlan<P>, edge: number, side: 'below' | 'above', width: number): number {
+	let records = 0;
+	let keys = 0;
+	const { known } = plan;
+	for (let at = 0; at < known.length; at++) {
+		const stretch = known[side === 'below' ? known.length - 1 - at : at];
+		if (side === 'below' ? stretch.from >= edge : stretch.to <= edge) continue;
+		const { pieces } = stretch;
+		for (let index = 0; index < pieces.length; index++) {
+			const piece = pieces[side === 'below' ? pieces.length - 1 - index : index];
+			const from = Math.max(piece.from, plan.lowest - 1);
+			const to = piece.to === Infinity ? Math.max(from, plan.highest ?? from) : piece.to;
+			const span = to - from;
+			if (keys + span < width) {
+				records += piece.keys.length;
+				keys += span;
+				continue;
+			}
+			// The window ends inside this piece: its records within the keys still wanted.
+			const rest = width - keys;
+			records += side === 'below' ? piece.keys.length - firstAbove(piece.keys, to - rest) : firstAbove(piece.keys, from + rest);
+			return densityOf(records, width);
+		}
+	}
+	return densityOf(records, keys);
+}
+
+/**
+ * Return All: a split of a part read from both edges, where each of its readers still has
+ * `MIN_PAGES_PER_READER_TO_SPLIT` pages to read by the wider view of its gap (`densityBeside`) and
+ * the request budget allows it (`splitAffordable`); at the middle of its records as the edges
+ * estimate them (`middleOf`). The wider view decides: next to an edge in a burst, the edges promise
+ * a burst's density all across the gap, and splits on that promise meet few records and end in
+ * short pages; where the records do continue as at the edges (a dense island's rest, the records
+ * crowded at the top), the edges place the split better. The first split is made before anything
+ * inside the gap has been read, where the wider view knows no more than the edges: the larger of
+ * the two decides it.
+ */
+function wideSplit<P>(plan: KeyPlan<P>, part: Part, parts: Part[], open: { from: number; to: number }, edgeLeft: number): KeyRequest | undefined {
+	const { pageSize } = plan;
+	const wide: Part = { ...part, lowDensity: part.wideLowDensity ?? part.lowDensity, highDensity: part.wideHighDensity ?? part.highDensity };
+	const wideOpen = unclaimed(wide, pageSize, false);
+	const wideLeft = recordsIn(wide, wideOpen.from, wideOpen.to);
+	if ((plan.splits === 0 ? Math.max(wideLeft, edgeLeft) : wideLeft) < MIN_PAGES_PER_READER_TO_SPLIT * 2 * pageSize) return undefined;
+	if (!splitAffordable(plan, parts)) return undefined;
+	const middle = middleOf(part, open.from, open.to, pageSize);
+	return middle > part.from && middle < part.to ? { from: middle, to: part.to, direction: 'up' } : undefined;
+}
+
+/**
  * Whether one more split keeps the requests within about `MAX_WASTE_SHARE` of the pages the read
  * needs (see the top). The records a gap holds are estimated, for this, as the lower of what its
  * edges say and what every known key says: edges in a dense burst say nothing of the emptiness
@@ -419,12 +548,27 @@ function averageDensity<P>(plan: KeyPlan<P>): number {
  */
 function splitAffordable<P>(plan: KeyPlan<P>, parts: Part[]): boolean {
 	const average = averageDensity(plan);
-	let records = 0;
-	for (const stretch of plan.known) records += stretch.records;
+	let known = 0;
+	for (const stretch of plan.known) known += stretch.records;
+	let records = known;
 	for (const part of parts) records += Math.min(recordsIn(part, part.from, part.to), average * (part.to - part.from));
 	const gaps = plan.known.length - 1;
 	const allowed = 1 + Math.max(Math.ceil(plan.parallel / 2), (MAX_WASTE_SHARE * records) / plan.pageSize);
-	return Math.floor(plan.wasted) + gaps + 1 <= allowed;
+	if (Math.floor(plan.wasted) + gaps + 1 <= allowed) return true;
+	if (plan.limit !== undefined) return false;
+	// Return All, once that is spent: the requests sent, those the records not known yet probably
+	// need beyond the ones on their way, and a short page for each gap after the split, within
+	// `MAX_REQUEST_SHARE` of the pages the read probably needs. The unknown records are the lower
+	// of what the edges and what the wider view say.
+	let unknown = 0;
+	for (const part of parts) {
+		if (part.hi === Infinity) continue;
+		const wide: Part = { ...part, lowDensity: part.wideLowDensity ?? part.lowDensity, highDensity: part.wideHighDensity ?? part.highDensity };
+		unknown += Math.min(recordsIn(part, part.from, part.to), recordsIn(wide, part.from, part.to));
+	}
+	const pages = (known + unknown) / plan.pageSize + 1;
+	const projected = plan.sent + Math.max(0, unknown / plan.pageSize - plan.inFlight.length) + gaps + 1;
+	return projected <= MAX_REQUEST_SHARE * pages;
 }
 
 /**
@@ -459,6 +603,7 @@ export function nextRequest<P>(plan: KeyPlan<P>): KeyRequest | undefined {
 	const parts = partsOf(plan).filter((part) => !limitFilledBelow(plan, part.from));
 	const send = (request: KeyRequest): KeyRequest => {
 		plan.inFlight.push(request);
+		plan.roundOf.set(request, plan.round + 1);
 		plan.sent += 1;
 		return request;
 	};
@@ -476,32 +621,49 @@ export function nextRequest<P>(plan: KeyPlan<P>): KeyRequest | undefined {
 		plan.openDensity = undefined;
 		const remaining = (plan.limit ?? 0) - plan.known.reduce((sum, stretch) => sum + stretch.records, 0);
 		const bound = top.from + Math.max(1, Math.ceil(remaining / density));
-		insertStretch(plan, { from: bound, to: bound, chunks: [], records: 0, lowDensity: density, highDensity: density });
+		insertStretch(plan, { from: bound, to: bound, chunks: [], records: 0, lowDensity: density, highDensity: density, pieces: [] });
 		parts.splice(0, 1, ...partsOf(plan));
 		top = parts.find((part) => part.to === Infinity);
 	}
 	if (top !== undefined) parts.splice(parts.indexOf(top), 1);
 	const readers = (part: Part) => Number(part.readFromBelow) + Number(part.readFromAbove);
-	const ranked = parts
-		.map((part) => {
-			const open = unclaimed(part, pageSize, readers(part) < (plan.limit === undefined ? 2 : 1));
-			return { part, open, left: recordsIn(part, open.from, open.to) };
-		})
-		.sort((a, b) => b.left / Math.max(1, readers(b.part)) - a.left / Math.max(1, readers(a.part)));
+	const ranked = parts.map((part) => {
+		const open = unclaimed(part, pageSize, readers(part) < (plan.limit === undefined ? 2 : 1));
+		return { part, open, left: recordsIn(part, open.from, open.to) };
+	});
+	if (plan.limit === undefined) {
+		// Return All: a part nobody reads first (it makes no progress at all), then by the rounds one
+		// more reader would save it (its records left ÷ (readers × (readers + 1))).
+		const gain = (entry: { part: Part; left: number }) => entry.left / Math.max(1, readers(entry.part) * (readers(entry.part) + 1));
+		ranked.sort((a, b) => Number(readers(b.part) === 0) - Number(readers(a.part) === 0) || gain(b) - gain(a));
+	} else {
+		ranked.sort((a, b) => b.left / Math.max(1, readers(b.part)) - a.left / Math.max(1, readers(a.part)));
+	}
+	// Return All: a slot freed by a reader whose part waits for its other reader of this round is
+	// kept for that part, else the part loses a reader to one whose turn came first.
+	let kept = 0;
+	if (plan.limit === undefined) for (const part of parts) if (part.waiting) kept += 2 - readers(part);
 	for (const { part, open, left } of ranked) {
 		const up: KeyRequest = { from: part.from, to: part.to, direction: 'up' };
 		if (readers(part) === 0) return send(up);
-		if (plan.limit !== undefined) {
-			// With a Limit, only from below: the top of a part is an estimate, the records there
-			// are the least certain to be needed. A part read from below is split where its
-			// reader's page will probably not reach, on whole pages, as many times as workers ask.
-			if (part.readFromAbove || left < MIN_PAGES_FOR_SECOND_READER * pageSize) continue;
-		} else if (readers(part) === 1) {
-			if (left >= MIN_PAGES_FOR_SECOND_READER * pageSize) return send(part.readFromBelow ? { ...up, direction: 'down' } : up);
-			continue;
-		} else if (part.splitting || left < MIN_PAGES_PER_READER_TO_SPLIT * 2 * pageSize) {
-			continue;
+		if (plan.limit === undefined) {
+			// Return All. What a part needs next is decided once its readers of this round have
+			// answered, on where they did end rather than where they probably will; it costs no
+			// round: whatever is sent on an answer of this round is answered in the next.
+			if (part.waiting || plan.parallel - plan.inFlight.length <= kept) continue;
+			if (readers(part) === 1) {
+				if (left >= MIN_PAGES_FOR_SECOND_READER * pageSize) return send(part.readFromBelow ? { ...up, direction: 'down' } : up);
+				continue;
+			}
+			const split = part.splitting ? undefined : wideSplit(plan, part, parts, open, left);
+			if (split === undefined) continue;
+			plan.splits += 1;
+			return send(split);
 		}
+		// With a Limit, only from below: the top of a part is an estimate, the records there are
+		// the least certain to be needed. A part read from below is split where its reader's page
+		// will probably not reach, on whole pages, as many times as workers ask.
+		if (part.readFromAbove || left < MIN_PAGES_FOR_SECOND_READER * pageSize) continue;
 		if (!splitAffordable(plan, parts)) continue;
 		const middle = middleOf(part, open.from, open.to, pageSize);
 		if (middle > part.from && middle < part.to) {

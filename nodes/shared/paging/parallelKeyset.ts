@@ -9,7 +9,8 @@
  *    the last page comes first (the highest keys: data, and it bounds the key space), then the gap
  *    between is read from both of its edges and split where it still holds the most records; with
  *    a Limit, from below, the keys up to an estimate of where it is reached (and beyond it, only if
- *    needed, one page and a new estimate).
+ *    needed, one page and a new estimate). A slot may stay free for a moment: without a Limit, what
+ *    a part needs next is decided once its other readers of the same round have answered.
  * 3. Records are emitted strictly in key order (`nextChunk`); with a Limit nothing is asked above
  *    the point where the records known below already fill it.
  *
