@@ -7,20 +7,18 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { readBudget } from '../../nodes/shared/trigger/changeFeed';
-import { PollAbandoned, runPoll } from '../../harness';
+import { PollAbandoned, TestClock, runPoll } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
-import { decodedQuery, useSandbox } from './helpers';
+import { decodedQuery, TIMELINE_START, useSandbox } from './helpers';
 
-const env = useSandbox({ sizes: { deals: 12_000 } });
+const env = useSandbox({ sizes: { deals: 12_000 }, clock: TestClock.at(TIMELINE_START) });
 
 /** Whole seconds, as the service stamps. */
-let clock = 0;
 function at(seconds: number): void {
-	const instant = new Date(clock + seconds * 1000);
-	env.sandbox.data.setNow(() => instant);
+	env.clock.set(TIMELINE_START + seconds * 1000);
 }
 function stampAt(seconds: number): string {
-	return new Date(clock + seconds * 1000).toISOString().replace('.000Z', 'Z');
+	return new Date(TIMELINE_START + seconds * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 async function poll(parameters: INodeParameters, staticData: IDataObject, abandonWhen?: Promise<unknown>, ids?: { workflowId: string; nodeId: string }) {
@@ -54,14 +52,13 @@ function scrambledIds(count: number, skip = 0): string[] {
 /** Changes the deals in this order, `stepMs` apart from `fromSecond`, each with a new name. */
 function changeInOrder(order: string[], fromSecond: number, stepMs: number, label = 'Imported'): void {
 	order.forEach((id, index) => {
-		env.sandbox.data.setNow(new Date(clock + fromSecond * 1000 + index * stepMs));
+		env.clock.set(TIMELINE_START + fromSecond * 1000 + index * stepMs);
 		env.sandbox.data.updateDeal(id, { name: `${label} ${index}` });
 	});
 }
 
 beforeEach(() => {
 	env.sandbox.data.reset();
-	clock = Math.floor(Date.now() / 1000) * 1000;
 	at(0);
 });
 
@@ -171,7 +168,7 @@ describe('a backlog larger than one poll', () => {
 			.map((deal) => deal.id);
 		expect(candidates).toHaveLength(350);
 		candidates.forEach((id, index) => {
-			env.sandbox.data.setNow(new Date(clock + 1000 + index * 5));
+			env.clock.set(TIMELINE_START + 1000 + index * 5);
 			env.sandbox.data.updateDeal(id, { dealStatus: 'Settled', lenderName: index % 2 === 0 ? 'E2E Bank' : 'Other Bank' });
 		});
 		const polls = await drain(parameters, state, 1000);

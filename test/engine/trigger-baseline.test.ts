@@ -7,17 +7,15 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BASELINE_REQUESTS_PER_POLL } from '../../nodes/shared/trigger/statusTransitions';
-import { PollAbandoned, runPoll } from '../../harness';
-import { useSandbox } from './helpers';
+import { PollAbandoned, TestClock, runPoll } from '../../harness';
+import { TIMELINE_START, useSandbox } from './helpers';
 import { forgetRateBudgets } from '../../nodes/shared/requests/rateBudget';
 
 const DEALS = 25_000;
-const env = useSandbox({ sizes: { deals: DEALS } });
+const env = useSandbox({ sizes: { deals: DEALS }, clock: TestClock.at(TIMELINE_START) });
 
-let clock = 0;
 function at(seconds: number): void {
-	const instant = new Date(clock + seconds * 1000);
-	env.sandbox.data.setNow(() => instant);
+	env.clock.set(TIMELINE_START + seconds * 1000);
 }
 
 async function poll(parameters: INodeParameters, staticData: IDataObject, abandonWhen?: Promise<unknown>) {
@@ -38,7 +36,6 @@ async function idsPerRequest(): Promise<string[][]> {
 
 beforeEach(() => {
 	env.sandbox.data.reset();
-	clock = Math.floor(Date.now() / 1000) * 1000;
 	at(0);
 });
 
@@ -56,14 +53,14 @@ describe('the baseline of Deal Status Changed (all statuses) against 25,000 deal
 				expect(request.query.sort).toBe('-updated,-id');
 				expect(request.query['fields[deals]']).toBe('dealStatus,updated');
 			}
-			if (round < 3) expect(state.baseline).toEqual(expect.objectContaining({ since: new Date(clock + 1000).toISOString(), after: expect.objectContaining({ id: expect.any(String) }) }));
+			if (round < 3) expect(state.baseline).toEqual(expect.objectContaining({ since: new Date(TIMELINE_START + 1000).toISOString(), after: expect.objectContaining({ id: expect.any(String) }) }));
 		}
 		expect(BASELINE_REQUESTS_PER_POLL).toBe(100);
 		// ⌈25,000 ÷ 100⌉ pages and one to learn the last full page was the last.
 		expect(sizes).toEqual([100, 100, 51]);
 		expect(state.baseline).toBeUndefined();
 		expect((state.known as { ids: number[] }).ids).toHaveLength(DEALS);
-		expect(state.since).toBe(new Date(clock + 1000).toISOString());
+		expect(state.since).toBe(new Date(TIMELINE_START + 1000).toISOString());
 	}, 180_000);
 
 	it('keeps its progress: each deal is read once over the polls, and moves during it are judged honestly', async () => {

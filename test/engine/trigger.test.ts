@@ -6,16 +6,14 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runPoll } from '../../harness';
-import { decodedQuery, useSandbox } from './helpers';
+import { TestClock, runPoll } from '../../harness';
+import { decodedQuery, TIMELINE_START, useSandbox } from './helpers';
 
-const env = useSandbox();
+const env = useSandbox({ clock: TestClock.at(TIMELINE_START) });
 
-let clock = Date.now();
-/** Moves the sandbox's clock (which stamps created/updated) to `seconds` past the test's start. */
+/** Moves the one clock (n8n's, and the service's that stamps created/updated) to `seconds` past the test's start. */
 function at(seconds: number): void {
-	const instant = new Date(clock + seconds * 1000);
-	env.sandbox.data.setNow(() => instant);
+	env.clock.set(TIMELINE_START + seconds * 1000);
 }
 
 /** The trigger types under test: which one serves deal events and which contact events. */
@@ -34,7 +32,6 @@ async function poll(parameters: INodeParameters, staticData: IDataObject, mode: 
 
 beforeEach(() => {
 	env.sandbox.data.reset();
-	clock = Date.now();
 	at(0);
 });
 
