@@ -210,6 +210,24 @@ describe("n8n's durable poll cursors", () => {
 		// Another trigger node (other ids) is not held back by this one.
 		expect(await poll(parameters, JSON.parse(JSON.stringify(beforeCommit)) as IDataObject)).toHaveLength(100);
 	}, 120_000);
+
+	it("a predecessor whose items n8n dropped (its state never committed) holds polls back for a minute of the clock, then they emit its changes", async () => {
+		const ids = { workflowId: 'wf-durable-dropped', nodeId: 'node-durable-dropped' };
+		const parameters = { event: 'dealUpdated', options: { maxRecordsPerPoll: 100 } };
+		const committed: IDataObject = {};
+		await poll(parameters, committed, undefined, ids);
+		const order = scrambledIds(50);
+		changeInOrder(order, 1, 3);
+		at(1000);
+		const neverCommitted = JSON.stringify(committed);
+		expect((await poll(parameters, committed, undefined, ids)).map((item) => item.id)).toEqual(order);
+		// n8n lost that execution: its state never lands, and every later poll starts from the old one.
+		at(1059);
+		expect(await poll(parameters, JSON.parse(neverCommitted) as IDataObject, undefined, ids)).toEqual([]);
+		// A minute after it emitted (COMMIT_GRACE_MS, on the one clock), its changes are emitted again.
+		at(1060);
+		expect((await poll(parameters, JSON.parse(neverCommitted) as IDataObject, undefined, ids)).map((item) => item.id)).toEqual(order);
+	}, 120_000);
 });
 
 describe("n8n's late polls after a restart", () => {
