@@ -20,11 +20,18 @@
  * is not waiting for the clock thus happens at the instant it would have happened anyway, and a wait
  * costs exactly the time it asked for.
  */
-import { requestsWaitingForToken } from '../credentials/accessTokens';
 import type { Clock } from '../credentials/clock';
-import { usePackageClock } from '../credentials/clock';
-import { rateLimitedRequestsInFlight } from '../nodes/shared/requests/rateBudget';
 import type { Sandbox } from '../sandbox';
+
+/**
+ * The package's modules this file uses, loaded when first needed: they load n8n-workflow (a third
+ * of a second in a jest file), which the sandbox's own tests, that only need a TestClock, never do.
+ */
+const packageModules = () => ({
+	clock: require('../credentials/clock') as typeof import('../credentials/clock'),
+	accessTokens: require('../credentials/accessTokens') as typeof import('../credentials/accessTokens'),
+	rateBudget: require('../nodes/shared/requests/rateBudget') as typeof import('../nodes/shared/requests/rateBudget'),
+});
 
 const VIRTUAL_START = Date.UTC(2026, 10, 26, 0, 0, 0);
 
@@ -101,7 +108,7 @@ export class TestClock implements Clock {
 	 * started from now on read it. The returned function puts back the clock before.
 	 */
 	install(): () => void {
-		return usePackageClock(this);
+		return packageModules().clock.usePackageClock(this);
 	}
 
 	/** From now on time moves by itself whenever everyone waits for it and `busy()` is false. */
@@ -160,10 +167,12 @@ export class TestClock implements Clock {
  * the one new token before it comes, and a retry-after passes only once every request in flight has
  * its answer.
  */
-export function waitsPassByThemselves(clock: TestClock, sandbox: Pick<Sandbox, 'heldRequests'>, requestsInFlight: () => number = rateLimitedRequestsInFlight): void {
+export function waitsPassByThemselves(clock: TestClock, sandbox: Pick<Sandbox, 'heldRequests'>, requestsInFlight?: () => number): void {
+	const { accessTokens, rateBudget } = packageModules();
+	const inFlight = requestsInFlight ?? rateBudget.rateLimitedRequestsInFlight;
 	clock.autoAdvance(() => {
-		const waitingForToken = requestsWaitingForToken();
-		const onTheirWay = requestsInFlight() - sandbox.heldRequests('api') - waitingForToken;
+		const waitingForToken = accessTokens.requestsWaitingForToken();
+		const onTheirWay = inFlight() - sandbox.heldRequests('api') - waitingForToken;
 		return onTheirWay > 0 || (waitingForToken > 0 && sandbox.heldRequests('token') === 0);
 	});
 }
