@@ -142,7 +142,8 @@ let waitingForToken = 0;
 
 /**
  * How many requests of this process wait for a token being fetched: they have nothing else to do
- * until it comes (tests: time may move once the fetch itself waits, test/engine/helpers.ts).
+ * until it comes (a test clock moves only once the fetch itself waits: harness/clock.ts
+ * `waitsPassByThemselves`).
  */
 export function requestsWaitingForToken(): number {
 	return waitingForToken;
