@@ -69,8 +69,8 @@ function realWaitVerdict(test: string): string | undefined {
 	const counted = (realWaits.get(test) ?? []).filter((wait) => wait.ms > allowed);
 	const total = counted.reduce((sum, wait) => sum + wait.ms, 0);
 	if (total <= REAL_WAIT_BUDGET_MS) return undefined;
-	const list = counted.map((wait) => `${wait.ms} ms at ${wait.where}`).join('; ');
-	return `Waited ${total} ms on the machine's clock (more than ${REAL_WAIT_BUDGET_MS} ms): ${list}. Move the wait to the test clock (harness/clock.ts: useSandbox's clock, TestClock.install, a sandbox on the clock), or add the test to MUST_REALLY_WAIT in test/jest.setup.ts with the reason it must really wait.`;
+	const list = counted.map((wait) => `${Math.round(wait.ms)} ms at ${wait.where}`).join('; ');
+	return `Waited ${Math.round(total)} ms on the machine's clock (more than ${REAL_WAIT_BUDGET_MS} ms): ${list}. Move the wait to the test clock (harness/clock.ts: useSandbox's clock, TestClock.install, a sandbox on the clock), or add the test to MUST_REALLY_WAIT in test/jest.setup.ts with the reason it must really wait.`;
 }
 
 function timerSetter<T extends typeof setTimeout | typeof setInterval>(original: T): T {
