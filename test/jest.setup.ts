@@ -9,7 +9,6 @@
  *   instead. Timers under 2 ms are "after this turn", not waits; a timer that is cleared before it
  *   fires was never waited for. `MUST_REALLY_WAIT` lists the only tests allowed more, and why. The
  *   bench, which measures real time, is not run by jest.
- *
  * - After the file, it stops what n8n-core left running for it, if the file loaded the engine
  *   harness (harness/engine-release.ts says why: otherwise each file's modules stay alive in the
  *   worker until it ends).
@@ -28,8 +27,9 @@ const REAL_WAIT_BUDGET_MS = 50;
 const SHORTEST_WAIT_MS = 2;
 
 /**
- * The tests that must really wait, each with the longest timer it may wait for and why. Nothing of
- * ours can move these: they are n8n's HTTP client's own timeouts (follow-redirects' request timer).
+ * The tests that must really wait, each with the one timer it may wait for besides the budget (up to
+ * `upToMs`) and why. Nothing of ours can move these: they are n8n's HTTP client's own timeouts
+ * (follow-redirects' request timer).
  */
 const MUST_REALLY_WAIT: ReadonlyArray<{ file: string; test: string; upToMs: number; why: string }> = [
 	{
@@ -65,8 +65,11 @@ function allowedFor(test: string): number {
 
 /** What the guard holds against `test`: undefined when it waited no longer than it may. */
 function realWaitVerdict(test: string): string | undefined {
+	const counted = [...(realWaits.get(test) ?? [])];
+	// An allowed test's one long wait is not counted.
 	const allowed = allowedFor(test);
-	const counted = (realWaits.get(test) ?? []).filter((wait) => wait.ms > allowed);
+	const longest = counted.reduce<RealWait | undefined>((found, wait) => (found === undefined || wait.ms > found.ms ? wait : found), undefined);
+	if (longest !== undefined && longest.ms <= allowed) counted.splice(counted.indexOf(longest), 1);
 	const total = counted.reduce((sum, wait) => sum + wait.ms, 0);
 	if (total <= REAL_WAIT_BUDGET_MS) return undefined;
 	const list = counted.map((wait) => `${Math.round(wait.ms)} ms at ${wait.where}`).join('; ');
