@@ -51,7 +51,7 @@ import type {
 } from 'n8n-workflow';
 
 import { SERVICE_BASE_URL_EXPRESSION, serviceBaseUrl } from './baseUrl';
-import { credentialClock } from './clock';
+import { packageClock } from './clock';
 import { MEDIA_TYPE, headerName, withJsonApiMediaTypes } from './mediaTypes';
 import { networkErrorCode, networkProblem } from './networkProblem';
 import {
@@ -277,7 +277,7 @@ export class LoanCrmOAuth2Api implements ICredentialType {
 		}
 		const target = requestOptions as IHttpRequestOptions & { uri?: string };
 		const method = String(requestOptions.method ?? 'GET').toUpperCase();
-		marks.set(credentials, { kind: 'sent', token: held.accessToken, method, signedAt: credentialClock.now(), afterAnyFailure: target.uri !== undefined });
+		marks.set(credentials, { kind: 'sent', token: held.accessToken, method, signedAt: packageClock().now(), afterAnyFailure: target.uri !== undefined });
 		return { ...requestOptions, headers: withJsonApiMediaTypes(headers, target, credentials.baseUrl) as IDataObject };
 	};
 
@@ -340,7 +340,7 @@ async function renewAfterFailure(
 		return true;
 	}
 	const { expiresAt } = heldToken(credentials);
-	if (expiresAt !== undefined && credentialClock.now() >= expiresAt) {
+	if (expiresAt !== undefined && packageClock().now() >= expiresAt) {
 		// It expired on the way (a request that took over a minute): the failure may be anything. A
 		// read is repeated with a new token; a write is not (the next request renews first).
 		return SAFE_METHODS.has(sent.method);

@@ -28,7 +28,7 @@ import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { serviceBaseUrl } from './baseUrl';
-import { credentialClock } from './clock';
+import { packageClock } from './clock';
 
 /** A token fetched from the Access Token URL. */
 export interface FetchedToken {
@@ -58,7 +58,7 @@ export interface HeldToken {
 export const RENEW_BEFORE_EXPIRY_MS = 60_000;
 
 /** Whether a token should be renewed before it signs another request (its expiry is near or past). */
-export function renewalDue(token: { fetchedAt: number; expiresAt?: number }, now = credentialClock.now()): boolean {
+export function renewalDue(token: { fetchedAt: number; expiresAt?: number }, now = packageClock().now()): boolean {
 	if (token.expiresAt === undefined) return false;
 	const lifetime = Math.max(0, token.expiresAt - token.fetchedAt);
 	return now >= token.expiresAt - Math.min(RENEW_BEFORE_EXPIRY_MS, lifetime / 2);
@@ -137,6 +137,18 @@ export function requireTokenFetchedSince(fingerprint: string, since: number): vo
 	entry.notBefore = Math.max(entry.notBefore, since);
 }
 
+/** Callers of `sharedAccessToken` waiting for a token fetch now. */
+let waitingForToken = 0;
+
+/**
+ * How many requests of this process wait for a token being fetched: they have nothing else to do
+ * until it comes (a test clock moves only once the fetch itself waits: harness/clock.ts
+ * `waitsPassByThemselves`).
+ */
+export function requestsWaitingForToken(): number {
+	return waitingForToken;
+}
+
 /**
  * A token for the values with this fingerprint, other than the one the caller holds, fetching
  * one with `fetchToken` only when no shareable one exists.
@@ -146,9 +158,22 @@ export async function sharedAccessToken(
 	held: HeldToken,
 	fetchToken: () => Promise<{ accessToken: string; expiresInSeconds?: number }>,
 ): Promise<FetchedToken> {
+	waitingForToken += 1;
+	try {
+		return await sharedOrFetched(fingerprint, held, fetchToken);
+	} finally {
+		waitingForToken -= 1;
+	}
+}
+
+async function sharedOrFetched(
+	fingerprint: string,
+	held: HeldToken,
+	fetchToken: () => Promise<{ accessToken: string; expiresInSeconds?: number }>,
+): Promise<FetchedToken> {
 	forgetExpired();
 	const entry = entryFor(fingerprint);
-	const now = credentialClock.now();
+	const now = packageClock().now();
 	const { latest, inFlight } = entry;
 	const holdsTokenForTheseValues = held.accessToken !== '' && held.fingerprint === fingerprint;
 	if (
@@ -194,7 +219,7 @@ function hasExpired(token: FetchedToken, now: number): boolean {
 
 /** Drops tokens past their expiry, so the process holds no more tokens than are still usable. */
 function forgetExpired(): void {
-	const now = credentialClock.now();
+	const now = packageClock().now();
 	for (const [fingerprint, entry] of entries) {
 		if (entry.latest !== undefined && hasExpired(entry.latest, now)) entry.latest = undefined;
 		if (entry.latest === undefined && entry.inFlight === undefined && entry.notBefore < now) entries.delete(fingerprint);
@@ -229,7 +254,7 @@ function forgetOldTokenFacts(now: number): void {
 /** The service answered 401 to a request signed with this token: it is not used again. */
 export function rememberRejectedToken(token: string, expiresAt?: number): void {
 	if (token === '') return;
-	const now = credentialClock.now();
+	const now = packageClock().now();
 	forgetOldTokenFacts(now);
 	rejected.set(tokenDigest(token), expiresAt !== undefined && expiresAt > now ? expiresAt : now + TOKEN_FACT_MEMORY_MS);
 }
@@ -238,7 +263,7 @@ export function rememberRejectedToken(token: string, expiresAt?: number): void {
 export function isRejectedToken(token: string): boolean {
 	if (token === '') return false;
 	const until = rejected.get(tokenDigest(token));
-	return until !== undefined && credentialClock.now() < until;
+	return until !== undefined && packageClock().now() < until;
 }
 
 /**
@@ -249,7 +274,7 @@ export function isRejectedToken(token: string): boolean {
  */
 export async function tokenStillAccepted(token: string, signedAt: number, check: () => Promise<boolean>): Promise<boolean> {
 	if (isRejectedToken(token)) return false;
-	const now = credentialClock.now();
+	const now = packageClock().now();
 	forgetOldTokenFacts(now);
 	const digest = tokenDigest(token);
 	const list = checks.get(digest) ?? [];

@@ -12,7 +12,7 @@
  * --rate-limit enables a bucket of 600 tokens refilled at 2 per second (about 600 per 5 minutes).
  * --clock-offset runs the service's clock ahead (positive) or behind (negative, e.g. --clock-offset=-300).
  */
-import { DEFAULT_LIVELY_SECONDS, ID_LAYOUTS, idLayout, startLively, startSandbox } from './index';
+import { DEFAULT_LIVELY_SECONDS, ID_LAYOUTS, idLayout, offsetClock, startLively, startSandbox } from './index';
 import type { IdLayout } from './index';
 
 function arg(name: string): string | undefined {
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
 		rateLimit: flag('--rate-limit') ? { capacity: 600, refillPerSecond: 2 } : false,
 		countTotals: flag('--count-totals'),
 		tokenLifetimeSeconds: int('--token-lifetime'),
-		clockOffsetSeconds: offset === undefined ? 0 : Number(offset),
+		clock: offsetClock(offset === undefined ? 0 : Number(offset)),
 		latency: latency ? { ms: latency, jitterMs: int('--jitter') ?? Math.round(latency / 5) } : false,
 	});
 	console.log(`Loan CRM sandbox is up (${Date.now() - started} ms, ${sandbox.data.count('deals')} deals)`);

@@ -19,7 +19,7 @@ import type {
 /** The shared mutable state behind a sandbox: store, fixtures and clock. */
 export class SandboxState {
 	seeded: SeededData;
-	private clock: () => Date;
+	private readonly clock: () => Date;
 
 	constructor(
 		private readonly seed: number,
@@ -41,10 +41,6 @@ export class SandboxState {
 
 	now(): Date {
 		return this.clock();
-	}
-
-	setNow(now: Date | (() => Date)): void {
-		this.clock = typeof now === 'function' ? now : () => new Date(now.getTime());
 	}
 
 	/** The current clock as a stored timestamp (milliseconds only when the clock has them). */
@@ -209,7 +205,6 @@ export function createSandboxData(state: SandboxState): SandboxData {
 			return read('contacts', id) as StoredResource<ContactAttributes>;
 		},
 		deleteDeal: (id) => state.store.remove('deals', toId(id)),
-		setNow: (now) => state.setNow(now),
 		now: () => state.now(),
 		reset: () => state.reset(),
 	};

@@ -9,6 +9,7 @@
  * See README.md in this folder for the behaviour in detail.
  */
 export { startSandbox } from './server';
+export { MACHINE_CLOCK, offsetClock } from './clock';
 export { DEFAULT_LIVELY_SECONDS, SETTLE_AFTER_DEAL_STEPS, describeChange, livelyData, startLively } from './lively';
 export type { Lively, LivelyChange, LivelyData } from './lively';
 export type {
@@ -27,6 +28,7 @@ export type {
 	RelationshipValue,
 	ResourceIdentifier,
 	Sandbox,
+	SandboxClock,
 	SandboxData,
 	SandboxOptions,
 	StoredResource,

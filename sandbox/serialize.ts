@@ -95,9 +95,11 @@ export class DocumentRenderer {
 		const out: { [key: string]: Json } = { type, id: String(rec.id) };
 		const attrNames = Object.keys(def.attrs).filter((n) => !def.attrs[n].hidden && (!fieldset || fieldset.has(n)));
 		if (attrNames.length) {
-			const all = this.store.attributes(type, rec);
+			// A sparse fieldset computes only the attributes it names (a deal's splits and dates are
+			// generated on demand, which a trigger's `dealStatus,updated` pages never need).
+			const all = fieldset ? undefined : this.store.attributes(type, rec);
 			const attributes: { [key: string]: Json } = {};
-			for (const name of attrNames) attributes[name] = asJson(all[name] ?? null);
+			for (const name of attrNames) attributes[name] = asJson((all ? all[name] : this.store.attribute(type, rec, name)) ?? null);
 			out.attributes = attributes;
 		}
 		const relNames = Object.keys(def.rels).filter((n) => !isHiddenRel(type, n) && (!fieldset || fieldset.has(n)));

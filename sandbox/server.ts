@@ -23,7 +23,8 @@ import {
 import { DEFAULT_SIZES, FIRST_ID } from './seed';
 import { DocumentRenderer, JSONAPI_MEMBER, Json, pageLink } from './serialize';
 import { Rec, lowerBound, upperBound } from './store';
-import type { Fault, FaultMatch, LatencyConfig, LoggedRequest, RateLimitConfig, Sandbox, SandboxOptions } from './types';
+import type { Fault, FaultMatch, LatencyConfig, LoggedRequest, RateLimitConfig, Sandbox, SandboxClock, SandboxOptions } from './types';
+import { MACHINE_CLOCK } from './clock';
 import { readDocument } from './validate';
 import { createLead } from './leads';
 
@@ -47,21 +48,21 @@ interface QueuedFault {
 	remaining: number;
 }
 
-/** Token bucket; refills continuously with the sandbox's clock, or the one its config gives. */
+/** Token bucket; refills continuously with the sandbox's clock. */
 class Bucket {
 	private tokens: number;
 	private last: number;
 
 	constructor(
 		readonly config: RateLimitConfig,
-		private readonly clock: () => number,
+		private readonly clock: SandboxClock,
 	) {
 		this.tokens = config.capacity;
-		this.last = clock();
+		this.last = clock.now();
 	}
 
 	private refill(): void {
-		const now = this.clock();
+		const now = this.clock.now();
 		this.tokens = Math.min(this.config.capacity, this.tokens + ((now - this.last) / 1000) * this.config.refillPerSecond);
 		this.last = now;
 	}
@@ -305,8 +306,10 @@ export class SandboxServer {
 	private bucket?: Bucket;
 	private spent = 0;
 	private readonly sockets = new Set<Socket>();
-	/** Requests held by wait(): cancelled by close(). */
+	/** Timers of requests held by wait() on the machine's clock: cancelled by close(). */
 	private readonly waits = new Set<NodeJS.Timeout>();
+	/** Requests held by wait() right now (played latency, delay faults), per kind. */
+	readonly held = { api: 0, token: 0 };
 	private server?: http.Server;
 	private port = 0;
 	linkHost?: string;
@@ -317,15 +320,14 @@ export class SandboxServer {
 	/** Lifetime of tokens issued from now on (seconds). */
 	tokenLifetime: number;
 
-	/** The machine's time (ms) as the sandbox reads it: SandboxOptions.clock. */
-	readonly clock: () => number;
+	/** The sandbox's one clock: SandboxOptions.clock. */
+	readonly clock: SandboxClock;
 
 	constructor(private readonly options: SandboxOptions) {
 		const sizes = { ...DEFAULT_SIZES, ...(options.sizes ?? {}) };
-		const offsetMs = (options.clockOffsetSeconds ?? 0) * 1000;
-		const clock = options.clock ?? Date.now;
+		const clock = options.clock ?? MACHINE_CLOCK;
 		this.clock = clock;
-		this.state = new SandboxState(options.seed ?? 20261121, sizes, options.now ?? (() => new Date(clock() + offsetMs)), options.dealIds);
+		this.state = new SandboxState(options.seed ?? 20261121, sizes, () => new Date(clock.now()), options.dealIds);
 		this.tokenLifetime = options.tokenLifetimeSeconds ?? 3600;
 		this.countTotals = options.countTotals ?? false;
 		this.patchStatus = options.patchStatus ?? 200;
@@ -359,17 +361,28 @@ export class SandboxServer {
 	}
 
 	/**
-	 * Holds a request for `ms` (played latency, a delay fault). The timers are the server's own: close()
-	 * cancels them, so a request still held then leaves nothing behind that keeps the process alive.
+	 * Holds a request for `ms` (played latency, a delay fault) on the sandbox's clock. On the machine's
+	 * clock the timers are the server's own: close() cancels them, so a request still held then leaves
+	 * nothing behind that keeps the process alive.
 	 */
-	private wait(ms: number): Promise<void> {
-		return new Promise((resolve) => {
-			const timer = setTimeout(() => {
-				this.waits.delete(timer);
-				resolve();
-			}, ms);
-			this.waits.add(timer);
-		});
+	private async wait(ms: number, kind: 'token' | 'api'): Promise<void> {
+		this.held[kind] += 1;
+		try {
+			const sleep = this.clock.sleep;
+			if (sleep !== undefined) {
+				await sleep.call(this.clock, ms);
+				return;
+			}
+			await new Promise<void>((resolve) => {
+				const timer = setTimeout(() => {
+					this.waits.delete(timer);
+					resolve();
+				}, ms);
+				this.waits.add(timer);
+			});
+		} finally {
+			this.held[kind] -= 1;
+		}
 	}
 
 	async close(): Promise<void> {
@@ -413,7 +426,7 @@ export class SandboxServer {
 	}
 
 	setRateLimit(config: false | RateLimitConfig): void {
-		this.bucket = config ? new Bucket(config, config.clock ?? this.clock) : undefined;
+		this.bucket = config ? new Bucket(config, this.clock) : undefined;
 	}
 
 	setLatency(config: false | LatencyConfig): void {
@@ -516,17 +529,17 @@ export class SandboxServer {
 		});
 		const body = await readBody(req);
 		entry.body = body;
-		entry.receivedAt = Date.now();
+		entry.receivedAt = this.clock.now();
 		entry.seq = ++this.arrivals;
 		entry.inFlightAtArrival = [...this.answering].map((other) => other.seq);
 		if (!closed) this.answering.add(entry);
 		const latency = this.latencyMs();
 		entry.latencyMs = latency;
 		if (latency > 0) {
-			await this.wait(latency);
+			await this.wait(latency, kind);
 			if (res.destroyed) return;
 		}
-		entry.handledAt = Date.now();
+		entry.handledAt = this.clock.now();
 		this.beforeHandle?.(entry);
 		if (body !== '') {
 			if (kind === 'api') {
@@ -547,8 +560,12 @@ export class SandboxServer {
 		if (fault) {
 			if ('kind' in fault && fault.kind === 'delay') {
 				entry.fault = 'delay';
-				await this.wait(fault.ms);
+				await this.wait(fault.ms, kind);
 				if (res.destroyed) return;
+				if (fault.then !== undefined) {
+					this.applyFault(ctx, fault.then, kind);
+					return;
+				}
 			} else {
 				this.applyFault(ctx, fault, kind);
 				return;
@@ -730,7 +747,7 @@ export class SandboxServer {
 			}
 		}
 		const accessToken = randomBytes(32).toString('base64url');
-		this.tokens.set(accessToken, { clientId, scopes, expiresAt: this.clock() + this.tokenLifetime * 1000, revoked: false });
+		this.tokens.set(accessToken, { clientId, scopes, expiresAt: this.clock.now() + this.tokenLifetime * 1000, revoked: false });
 		this.issued.push(accessToken);
 		this.send(
 			ctx,
@@ -763,7 +780,7 @@ export class SandboxServer {
 			this.send(ctx, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
 			return undefined;
 		}
-		if (token.expiresAt <= this.clock()) {
+		if (token.expiresAt <= this.clock.now()) {
 			this.send(ctx, 401, { 'www-authenticate': 'Bearer error="invalid_token", error_description="The token expired"' });
 			return undefined;
 		}
@@ -1234,6 +1251,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		revokeToken: (token) => server.revokeToken(token),
 		setRateLimit: (config) => server.setRateLimit(config),
 		setLatency: (config) => server.setLatency(config),
+		heldRequests: (kind) => (kind === undefined ? server.held.api + server.held.token : server.held[kind]),
 		get beforeHandle() {
 			return server.beforeHandle;
 		},

@@ -23,20 +23,19 @@ export interface SandboxOptions {
 	/** Access token lifetime (seconds of `clock`); default 3600. */
 	tokenLifetimeSeconds?: number;
 	/**
-	 * The machine's time in ms, as the sandbox reads it for token expiry, the rate-limit refill and
-	 * (plus `clockOffsetSeconds`) the service's clock. Default `Date.now`; tests pass a clock they
-	 * move (harness/clock.ts TestClock) instead of waiting.
+	 * The sandbox's one clock. `now()` (ms since the epoch) is the service's clock: token expiry,
+	 * the rate-limit bucket's refill and `retry-after`, the `Date` header of every answer, the
+	 * `created`/`updated` stamps of records changed through the API or the data helpers, and the
+	 * times in the request log. `sleep(ms)`, when it has one, holds requests for played latency and
+	 * delay faults (without it: the server's own timers on the machine's clock).
+	 *
+	 * Default: the machine's clock. Tests pass the clock they move (harness/clock.ts TestClock), the
+	 * same one the nodes read; the CLI's `--clock-offset` passes one that runs ahead or behind the
+	 * machine's (`offsetClock`).
 	 */
-	clock?: () => number;
+	clock?: SandboxClock;
 	/** Count totals: adds `meta.total` and `links.last` to collection documents. Default false. */
 	countTotals?: boolean;
-	/**
-	 * Clock for `created`/`updated` stamps of records changed through the API or the data helpers,
-	 * and for the `Date` header of every answer. Default: `clock` plus `clockOffsetSeconds`.
-	 */
-	now?: () => Date;
-	/** How far the service's clock runs ahead of (positive) or behind (negative) the machine's; default 0. */
-	clockOffsetSeconds?: number;
 	/** Which client authentication the ready client accepts; default 'any'. */
 	clientAuth?: 'any' | 'header' | 'body';
 	/** Port to listen on (default 0: a free port). */
@@ -47,6 +46,14 @@ export interface SandboxOptions {
 	patchStatus?: 200 | 204;
 	/** Network latency to play: off by default (loopback). */
 	latency?: false | LatencyConfig;
+}
+
+/** What the sandbox reads the time from and waits on (SandboxOptions.clock). */
+export interface SandboxClock {
+	/** Milliseconds since the epoch. */
+	now(): number;
+	/** Resolves when `ms` have passed on this clock; absent: the machine's timers. */
+	sleep?(ms: number): Promise<void>;
 }
 
 /**
@@ -84,9 +91,9 @@ export interface LoggedRequest {
 	cost?: number;
 	/** Name of the injected fault that answered, e.g. 'status:503', 'drop', 'malformedJson', 'html', 'delay', 'custom'. */
 	fault?: string;
-	/** `Date.now()` when the request had arrived in full. */
+	/** The sandbox's clock (ms) when the request had arrived in full. */
 	receivedAt: number;
-	/** `Date.now()` when the sandbox began to handle it (after the played latency). */
+	/** The sandbox's clock (ms) when it began to handle the request (after the played latency). */
 	handledAt: number;
 	/** Arrival order (1, 2, …) of every request, API and token alike, since the sandbox started. */
 	seq: number;
@@ -105,7 +112,8 @@ export type Fault =
 	| { kind: 'drop' }
 	| { kind: 'malformedJson' }
 	| { kind: 'html'; status?: number }
-	| { kind: 'delay'; ms: number }
+	/** Holds the request `ms` on the sandbox's clock, then answers it normally, or as the fault `then`. */
+	| { kind: 'delay'; ms: number; then?: Fault }
 	| { kind: 'custom'; handle: (req: IncomingMessage, res: ServerResponse, body: string) => void };
 
 export interface FaultMatch {
@@ -116,15 +124,10 @@ export interface FaultMatch {
 	kind?: 'token' | 'api';
 }
 
+/** A token bucket on the sandbox's clock: `capacity` tokens, refilled at `refillPerSecond`. */
 export interface RateLimitConfig {
 	capacity: number;
 	refillPerSecond: number;
-	/**
-	 * The clock the bucket refills by and `retry-after` is measured on (ms since the epoch); default
-	 * the sandbox's `clock`. A test or the bench passes a virtual clock that the client reads too, so hours of
-	 * refill pass without waiting.
-	 */
-	clock?: () => number;
 }
 
 /** A relationship value as returned by the data helpers. */
@@ -285,8 +288,7 @@ export interface FixtureIds {
  *   `updateContact(id, attrs)`: change records the way the service would; `created`/`updated` are
  *   stamped with the sandbox clock (`now()`), unless given in `attrs`. Attribute names are the
  *   API's; for deals `customStatusId` / `adviserId`, for contacts `contactGroupId` may be passed too.
- * - `setNow(date | () => Date)`: replaces the clock (also used for API writes and the `Date`
- *   header); `now()` reads it.
+ * - `now()`: the service's clock (SandboxOptions.clock), as a Date.
  * - `ids`: fixture ids.
  * - `reset()`: back to the generated state (created records dropped, changes undone).
  */
@@ -310,7 +312,6 @@ export interface SandboxData {
 	updateContact(id: string | number, attrs: Partial<ContactAttributes>): StoredResource<ContactAttributes>;
 	/** Removes a deal (as if deleted in the CRM); false when there was none. */
 	deleteDeal(id: string | number): boolean;
-	setNow(now: Date | (() => Date)): void;
 	now(): Date;
 	reset(): void;
 }
@@ -341,6 +342,8 @@ export interface Sandbox {
 	setRateLimit(cfg: false | RateLimitConfig): void;
 	/** Turn the played network latency on (or off with false) at run time. */
 	setLatency(cfg: false | LatencyConfig): void;
+	/** Requests (of this kind) held right now by played latency or a delay fault, on the sandbox's clock. */
+	heldRequests(kind?: 'token' | 'api'): number;
 	/**
 	 * Called with each request just before the sandbox handles it (after the played latency): lets a
 	 * test change records between the requests of one execution.

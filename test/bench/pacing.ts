@@ -11,8 +11,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CredentialStore, runNode, runPoll, sandboxCredential } from '../../harness';
-import { TestClock } from '../../harness/clock';
-import { RATE_LIMIT_WINDOW_SECONDS, rateLimitedRequestsInFlight, useRateLimitClock } from '../../nodes/shared/requests/rateBudget';
+import { TestClock, waitsPassByThemselves } from '../../harness/clock';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../../nodes/shared/requests/rateBudget';
 import { startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
 
@@ -72,14 +72,16 @@ function createOutcome(sandbox: Sandbox, tag: string, count: number, output: IDa
 }
 
 export async function pacingJob(name: PacingJobName, writes: number, deals: number): Promise<PacingCase> {
+	// One virtual clock for the nodes, the credential and the sandbox, put back when the job ends.
 	const clock = TestClock.virtual();
-	useRateLimitClock(clock);
-	clock.autoAdvance(() => rateLimitedRequestsInFlight() > 0);
+	const restoreClock = clock.install();
 	const refillPerSecond = PACING_CAPACITY / RATE_LIMIT_WINDOW_SECONDS;
 	const sandbox = await startSandbox({
 		sizes: { deals: name === 'returnAll' ? deals : 100, contacts: 10, incomes: 5, dealSecurities: 5 },
-		rateLimit: { capacity: PACING_CAPACITY, refillPerSecond, clock: clock.now },
+		rateLimit: { capacity: PACING_CAPACITY, refillPerSecond },
+		clock,
 	});
+	waitsPassByThemselves(clock, sandbox);
 	try {
 		const store = new CredentialStore();
 		store.add('loanCrmOAuth2Api', sandboxCredential(sandbox));
@@ -156,5 +158,6 @@ export async function pacingJob(name: PacingJobName, writes: number, deals: numb
 		};
 	} finally {
 		await sandbox.close();
+		restoreClock();
 	}
 }

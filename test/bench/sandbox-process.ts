@@ -105,7 +105,10 @@ async function main(): Promise<void> {
 	const deals = Number(arg('--deals') ?? '1000');
 	const latency = Number(arg('--latency') ?? '0');
 	const layout = arg('--deal-layout') as IdLayout | undefined;
+	/** The sandbox's one clock: the machine's, `offsetMs` ahead (POST /clock); its latency plays on real time. */
+	let offsetMs = 0;
 	const sandbox = await startSandbox({
+		clock: { now: () => Date.now() + offsetMs },
 		sizes: { deals },
 		dealIds: layout === undefined ? undefined : idLayout(layout, deals),
 		latency: latency > 0 ? { ms: latency, jitterMs: Number(arg('--jitter') ?? '0') } : false,
@@ -150,8 +153,7 @@ async function main(): Promise<void> {
 					return reply(200, order);
 				}
 				if (req.method === 'POST' && url.pathname === '/clock') {
-					const offset = Number(url.searchParams.get('offsetMs') ?? '0');
-					sandbox.data.setNow(() => new Date(Date.now() + offset));
+					offsetMs = Number(url.searchParams.get('offsetMs') ?? '0');
 					return reply(200, {});
 				}
 				if (req.method === 'POST' && url.pathname === '/data-reset') {

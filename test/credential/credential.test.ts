@@ -9,7 +9,7 @@ import { createServer } from 'net';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import type { RunResult } from '../../harness';
-import { CredentialStore, editAndTestCredential, nodeTypes, runNode, sandboxCredential, testCredential } from '../../harness';
+import { CredentialStore, TestClock, editAndTestCredential, nodeTypes, runNode, sandboxCredential, testCredential } from '../../harness';
 import { loadPackageSource } from '../../harness/package-source';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
@@ -82,13 +82,18 @@ function kinds(requests: LoggedRequest[]): string[] {
 
 describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 	let sb: Sandbox;
+	/** The credential's and the service's one clock. */
+	const clock = TestClock.running();
+	let restoreClock: () => void;
 
 	beforeAll(async () => {
-		sb = await startSandbox();
+		restoreClock = clock.install();
+		sb = await startSandbox({ clock });
 	});
 
 	afterAll(async () => {
 		await sb.close();
+		restoreClock();
 	});
 
 	beforeEach(() => sb.clearLog());
@@ -126,9 +131,9 @@ describe('loanCrmOAuth2Api credential in the n8n engine', () => {
 		it('fetches one token and reuses it across 5 items and 2 executions', async () => {
 			const store = storeFor(sandboxCredential(sb));
 			const input = [{ i: 0 }, { i: 1 }, { i: 2 }, { i: 3 }, { i: 4 }];
-			const before = Date.now();
+			const before = clock.now();
 			const first = await request(store, { input });
-			const after = Date.now();
+			const after = clock.now();
 			expect(first.error).toBeUndefined();
 			expect(first.items).toHaveLength(5);
 			expect(first.items.map((item) => item.pairedItem)).toEqual(input.map((_, i) => ({ item: i })));

@@ -7,7 +7,8 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { RunResult } from '../../harness';
-import { CredentialStore, TestClock, runNode, sandboxCredential, useCredentialClock } from '../../harness';
+import { CredentialStore, TestClock, runNode, sandboxCredential, waitsPassByThemselves } from '../../harness';
+import { testRequestsInFlight } from '../../harness/fixtures/LoanCrmTestRequest.node';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 
@@ -32,13 +33,22 @@ function basic(clientId: string, secret: string): string {
 
 describe('concurrent token renewals share one token', () => {
 	let sb: Sandbox;
+	/**
+	 * The one clock of the credential and the service. A slow endpoint below is slow on it: time
+	 * moves once every request on its way waits (for the slow answer, or for a token being fetched).
+	 */
+	const clock = TestClock.running();
+	let restoreClock: () => void;
 
 	beforeAll(async () => {
-		sb = await startSandbox();
+		restoreClock = clock.install();
+		sb = await startSandbox({ clock });
+		waitsPassByThemselves(clock, sb, testRequestsInFlight);
 	});
 
 	afterAll(async () => {
 		await sb.close();
+		restoreClock();
 	});
 
 	beforeEach(() => {
@@ -163,19 +173,7 @@ describe('concurrent token renewals share one token', () => {
 		sb.expireAllTokens();
 		sb.clearLog();
 		// A slow token endpoint that is down.
-		sb.injectFault(
-			{ kind: 'token' },
-			{
-				kind: 'custom',
-				handle: (_req, res) => {
-					setTimeout(() => {
-						res.writeHead(503, { 'content-type': 'application/json' });
-						res.end(JSON.stringify({ error: 'temporarily_unavailable' }));
-					}, 300);
-				},
-			},
-			1,
-		);
+		sb.injectFault({ kind: 'token' }, { kind: 'delay', ms: 300, then: { status: 503, body: { error: 'temporarily_unavailable' } } }, 1);
 
 		const runs = await Promise.all(Array.from({ length: 5 }, async () => await listOneDeal(store)));
 
@@ -194,8 +192,8 @@ describe('a shared token past its expires_in', () => {
 	it('is not handed to a stale caller: the caller renews before sending and gets a new token, not one the service would reject', async () => {
 		// One clock for the credential and the service, moved instead of waited for.
 		const clock = TestClock.stopped();
-		const restoreClock = useCredentialClock(clock);
-		const own = await startSandbox({ tokenLifetimeSeconds: 1, clock: clock.now });
+		const restoreClock = clock.install();
+		const own = await startSandbox({ tokenLifetimeSeconds: 1, clock });
 		try {
 			const storeA = new CredentialStore([{ type: TYPE, data: sandboxCredential(own) }]);
 			expect((await listOneDeal(storeA)).error).toBeUndefined();

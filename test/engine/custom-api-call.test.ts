@@ -11,7 +11,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Registry } from '../../harness';
-import { CredentialStore, HTTP_REQUEST_TYPE, TestClock, createRegistry, registerHttpRequestNode, runNode, sandboxCredential, useCredentialClock } from '../../harness';
+import { CredentialStore, HTTP_REQUEST_TYPE, TestClock, createRegistry, registerHttpRequestNode, runNode, sandboxCredential, waitsPassByThemselves } from '../../harness';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { decodedQuery } from './helpers';
@@ -21,14 +21,15 @@ const TYPE = 'loanCrmOAuth2Api';
 let sandbox: Sandbox;
 let registry: Registry;
 let typeVersion: number;
-/** The credential's and the service's time, moved past a token's lifetime instead of waited for. */
+/** The one clock of the file (the credential's, the nodes' and the service's), moved past a token's lifetime instead of waited for. */
 const clock = TestClock.running();
 let restoreClock: () => void;
 
 beforeAll(async () => {
+	restoreClock = clock.install();
+	sandbox = await startSandbox({ clock });
+	waitsPassByThemselves(clock, sandbox);
 	// n8n's HTTP Request node, from the n8n-nodes-base devDependency.
-	sandbox = await startSandbox({ clock: clock.now });
-	restoreClock = useCredentialClock(clock);
 	registry = createRegistry();
 	typeVersion = registerHttpRequestNode(registry);
 });
@@ -238,7 +239,9 @@ describe('Custom API Call: only a rejected token is renewed; nothing else is rep
 		sandbox.clearLog();
 		const missing = await runHttp(store, http('GET', '/leads/999999'));
 		expect(missing.error?.description).toBe("Resource of type 'leads' with ID '999999' does not exist.");
-		sandbox.injectFault({ method: 'POST', path: '/jsonapi/deal-notes' }, { kind: 'delay', ms: 5000 }, 1);
+		// A service that never answers, so the node's own timeout ends it: n8n's HTTP client times out
+		// on the machine's clock (a socket timer of n8n's, no clock of ours), the one real wait here.
+		sandbox.injectFault({ method: 'POST', path: '/jsonapi/deal-notes' }, { kind: 'custom', handle: () => undefined }, 1);
 		const slow = await runHttp(store, http('POST', '/deal-notes', { body: noteDocument('Timed out'), timeoutMs: 300 }));
 		expect(slow.error).toBeDefined();
 		sandbox.injectFault({ method: 'POST', path: '/jsonapi/deal-notes' }, { kind: 'drop' }, 1);

@@ -172,20 +172,26 @@ describe('errors and retries on Deals → Get Many', () => {
 
 	it('429: waits for retry-after in seconds, then succeeds', async () => {
 		env.sandbox.injectFault({ path: '/jsonapi/deals' }, { status: 429, headers: { 'retry-after': '1' } });
-		const started = Date.now();
 		const result = await env.run('loanCrmDeals', getMany({ limit: 2 }));
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toHaveLength(2);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-		expect(env.sandbox.apiRequests().map((request) => request.status)).toEqual([429, 200]);
+		const [limited, repeated] = env.sandbox.apiRequests();
+		expect([limited.status, repeated.status]).toEqual([429, 200]);
+		expect(env.sandbox.apiRequests()).toHaveLength(2);
+		// Repeated once the second had passed on the clock the node and the service share.
+		expect(repeated.receivedAt - limited.handledAt).toBeGreaterThanOrEqual(1000);
 	});
 
 	it('429: waits for retry-after given as an HTTP date', async () => {
-		const when = new Date(Date.now() + 2000).toUTCString();
+		const when = new Date(env.clock.now() + 2000).toUTCString();
 		env.sandbox.injectFault({ path: '/jsonapi/deals' }, { status: 429, headers: { 'retry-after': when } });
 		const result = await env.run('loanCrmDeals', getMany({ limit: 2 }));
 		expect(result.error).toBeUndefined();
-		expect(env.sandbox.apiRequests().map((request) => request.status)).toEqual([429, 200]);
+		const [limited, repeated] = env.sandbox.apiRequests();
+		expect([limited.status, repeated.status]).toEqual([429, 200]);
+		expect(env.sandbox.apiRequests()).toHaveLength(2);
+		// Not before the date (whole seconds, so 1 to 2 seconds after the 429).
+		expect(repeated.receivedAt).toBeGreaterThanOrEqual(Date.parse(when));
 	});
 
 	it('429 with a retry-after beyond When Rate Limited (default 10 minutes) fails at once, saying how long and what to do', async () => {

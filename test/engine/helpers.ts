@@ -5,7 +5,7 @@ import { join } from 'path';
 import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { RunResult } from '../../harness';
-import { CredentialStore, REPO_ROOT, START_NODE_TYPE, runNode, sandboxCredential } from '../../harness';
+import { CredentialStore, REPO_ROOT, START_NODE_TYPE, TestClock, runNode, sandboxCredential, waitsPassByThemselves } from '../../harness';
 import type { LoggedRequest, Sandbox, SandboxOptions } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { forgetRateBudgets } from '../../nodes/shared/requests/rateBudget';
@@ -13,15 +13,29 @@ import { forgetRateBudgets } from '../../nodes/shared/requests/rateBudget';
 export interface EngineContext {
 	sandbox: Sandbox;
 	store: CredentialStore;
+	/**
+	 * The file's one clock (harness/clock.ts): installed as the package's clock for the file (the
+	 * credential, every run, the rate-limit budget, the triggers) and the sandbox's. Tests move it
+	 * (`advance`, `set`); a wait on it (retry-after, a backoff, played latency, a delay fault) passes
+	 * by itself as soon as everything waits (`waitsPassByThemselves`), never on the machine's clock.
+	 */
+	clock: TestClock;
 	/** Runs the node at the version the editor gives a new node, or at `typeVersion` (1: a saved workflow's). */
 	run(nodeType: string, parameters: INodeParameters, options?: { input?: IDataObject[]; continueOnFail?: boolean; typeVersion?: number }): Promise<RunResult>;
 }
 
-/** Starts a sandbox for the test file and gives each test a fresh log and faults. */
-export function useSandbox(options: SandboxOptions = {}, credentialOverrides: Parameters<typeof sandboxCredential>[1] = {}): EngineContext {
-	const context = {} as EngineContext;
+/**
+ * Starts a sandbox for the test file on the file's one clock (`options.clock`, default a running
+ * TestClock), installs that clock for the file, and gives each test a fresh log and faults.
+ */
+export function useSandbox(options: Omit<SandboxOptions, 'clock'> & { clock?: TestClock } = {}, credentialOverrides: Parameters<typeof sandboxCredential>[1] = {}): EngineContext {
+	const clock = options.clock ?? TestClock.running();
+	const context = { clock } as EngineContext;
+	let restoreClock: (() => void) | undefined;
 	beforeAll(async () => {
-		context.sandbox = await startSandbox(options);
+		restoreClock = clock.install();
+		context.sandbox = await startSandbox({ ...options, clock });
+		waitsPassByThemselves(clock, context.sandbox);
 		context.store = new CredentialStore();
 		context.store.add('loanCrmOAuth2Api', sandboxCredential(context.sandbox, credentialOverrides));
 		context.run = async (nodeType, parameters, runOptions = {}) =>
@@ -35,9 +49,17 @@ export function useSandbox(options: SandboxOptions = {}, credentialOverrides: Pa
 	});
 	afterAll(async () => {
 		await context.sandbox?.close();
+		restoreClock?.();
 	});
 	return context;
 }
+
+/**
+ * Where the trigger tests' timelines start (`useSandbox({ clock: TestClock.at(TIMELINE_START) })`,
+ * then `clock.set(TIMELINE_START + seconds * 1000)`): a whole second, as the service stamps, after
+ * every stamp of the seed (its last is 2026-11-15), the same on every machine and every day.
+ */
+export const TIMELINE_START = Date.UTC(2026, 10, 26, 0, 0, 0);
 
 /** The JSON of the items a run produced. */
 export function jsonOf(result: RunResult): IDataObject[] {

@@ -160,15 +160,11 @@ describe('Lead → Create', () => {
 });
 
 describe('a lead and the Loan CRM Deals Trigger', () => {
-	afterEach(() => env.sandbox.data.setNow(() => new Date()));
-
 	it('Deal Created emits the lead as a new deal (its id the lead id), once', async () => {
-		const start = Date.now();
-		env.sandbox.data.setNow(() => new Date(start));
 		const state: IDataObject = {};
 		const poll = async () => ((await runPoll({ nodeType: 'loanCrmDealsTrigger', parameters: { event: 'dealCreated' }, credentials: env.store, staticData: state }))?.[0] ?? []).map((item) => item.json);
 		expect(await poll()).toEqual([]);
-		env.sandbox.data.setNow(() => new Date(start + 5000));
+		env.clock.advance(5000);
 		const lead = jsonOf(await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', firstName: 'Trigger', lastName: 'Test', email: 'trigger.test@example.com' }))[0];
 		const emitted = await poll();
 		expect(emitted.map((item) => item.id)).toEqual([lead.id]);

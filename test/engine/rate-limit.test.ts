@@ -1,8 +1,9 @@
 /**
  * Bulk work inside the service's rate limit, through n8n-core's engine against the sandbox's token
  * bucket (cost per kind of request, a capacity that refills over 5 minutes, 429 with retry-after).
- * The bucket and the nodes' budget read one virtual clock that moves by itself whenever every
- * request waits for it (harness/clock.ts): hours of pacing run in seconds and nothing sleeps.
+ * The bucket, the credential and the nodes' budget read one virtual clock that moves by itself
+ * whenever every request waits for it (harness/clock.ts): hours of pacing run in seconds and nothing
+ * sleeps.
  *
  * What is counted: items out, records the sandbox holds, requests it received (429s among them),
  * tokens it charged, and the virtual time against the budget floor (tokens charged ÷ refill rate).
@@ -12,21 +13,17 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runPoll } from '../../harness';
 import { TestClock } from '../../harness/clock';
-import { REAL_CLOCK, RATE_LIMIT_WINDOW_SECONDS, rateLimitedRequestsInFlight, useRateLimitClock } from '../../nodes/shared/requests/rateBudget';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../../nodes/shared/requests/rateBudget';
 import type { LoggedRequest } from '../../sandbox';
 import { jsonOf, useSandbox } from './helpers';
 
-const clock = TestClock.virtual();
-useRateLimitClock(clock);
-clock.autoAdvance(() => rateLimitedRequestsInFlight() > 0);
-afterAll(() => useRateLimitClock(REAL_CLOCK));
-
 /** 100 tokens per 5 minutes: a contact create costs 5, a page of a search 10. */
 const CAPACITY = 100;
-const BUCKET = { capacity: CAPACITY, refillPerSecond: CAPACITY / RATE_LIMIT_WINDOW_SECONDS, clock: clock.now };
+const BUCKET = { capacity: CAPACITY, refillPerSecond: CAPACITY / RATE_LIMIT_WINDOW_SECONDS };
 const DEALS = 3000;
 
-const env = useSandbox({ sizes: { deals: DEALS, contacts: 20, incomes: 5, dealSecurities: 5 } });
+const clock = TestClock.virtual();
+const env = useSandbox({ sizes: { deals: DEALS, contacts: 20, incomes: 5, dealSecurities: 5 }, clock });
 
 beforeEach(() => {
 	// A full bucket, the sandbox's records as generated.

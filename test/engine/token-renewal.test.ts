@@ -11,8 +11,7 @@ import { OutboundHttp } from '@n8n/backend-network';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { CredentialStore, runNode, sandboxCredential } from '../../harness';
-import type { Sandbox } from '../../sandbox';
-import { startSandbox } from '../../sandbox';
+import { useSandbox } from './helpers';
 
 type Requests = ReturnType<OutboundHttp['requests']>;
 
@@ -35,18 +34,11 @@ describe.each([
 	['n8n 2.x (honours except)', false],
 	['n8n 1.x (ignores except)', true],
 ])('token renewal on %s', (_label, n8n1) => {
-	let sandbox: Sandbox;
+	// On the file's one clock: the slow token endpoint below is slow on it, not on the machine's.
+	const env = useSandbox();
 	let spy: jest.SpyInstance | undefined;
 
-	beforeAll(async () => {
-		sandbox = await startSandbox({});
-	});
-	afterAll(async () => {
-		await sandbox.close();
-	});
 	beforeEach(() => {
-		sandbox.clearLog();
-		sandbox.clearFaults();
 		if (n8n1) spy = emulateN8n1StatusHandling();
 	});
 	afterEach(() => {
@@ -56,20 +48,20 @@ describe.each([
 
 	function freshStore(): CredentialStore {
 		const store = new CredentialStore();
-		store.add('loanCrmOAuth2Api', sandboxCredential(sandbox));
+		store.add('loanCrmOAuth2Api', sandboxCredential(env.sandbox));
 		return store;
 	}
 
-	const statuses = () => sandbox.apiRequests().map((request) => request.status);
+	const statuses = () => env.sandbox.apiRequests().map((request) => request.status);
 
 	if (n8n1) {
 		it('the emulation answers a 401 that n8n 2.x would throw (as n8n 1.x does)', async () => {
 			const store = freshStore();
 			await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: store });
-			sandbox.expireAllTokens();
+			env.sandbox.expireAllTokens();
 			const requests = new OutboundHttp(...([undefined, { enabled: false }, undefined] as unknown as ConstructorParameters<typeof OutboundHttp>)).requests();
 			const answer = (await requests.request({
-				url: `${sandbox.baseUrl}/jsonapi/deals`,
+				url: `${env.sandbox.baseUrl}/jsonapi/deals`,
 				headers: { Authorization: 'Bearer expired-token', Accept: 'application/vnd.api+json' },
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: { ignore: true, except: [401] },
@@ -81,64 +73,65 @@ describe.each([
 	it('an expired token: 401, one new token, the request repeated once; the new token is stored', async () => {
 		const store = freshStore();
 		await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: store });
-		sandbox.clearLog();
-		sandbox.expireAllTokens();
+		env.sandbox.clearLog();
+		env.sandbox.expireAllTokens();
 		const result = await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: store });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(3);
-		expect(sandbox.requests.map((request) => `${request.kind === 'token' ? 'token' : request.method} ${request.status}`)).toEqual(['GET 401', 'token 200', 'GET 200']);
-		const renewed = sandbox.apiRequests()[1].headers.authorization;
-		expect(renewed).not.toBe(sandbox.apiRequests()[0].headers.authorization);
+		expect(env.sandbox.requests.map((request) => `${request.kind === 'token' ? 'token' : request.method} ${request.status}`)).toEqual(['GET 401', 'token 200', 'GET 200']);
+		const renewed = env.sandbox.apiRequests()[1].headers.authorization;
+		expect(renewed).not.toBe(env.sandbox.apiRequests()[0].headers.authorization);
 
 		// The next execution uses the stored new token: no token request, no 401.
-		sandbox.clearLog();
+		env.sandbox.clearLog();
 		const next = await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: store });
 		expect(next.error).toBeUndefined();
-		expect(sandbox.tokenRequests()).toHaveLength(0);
+		expect(env.sandbox.tokenRequests()).toHaveLength(0);
 		expect(statuses()).toEqual([200]);
-		expect(sandbox.apiRequests()[0].headers.authorization).toBe(renewed);
+		expect(env.sandbox.apiRequests()[0].headers.authorization).toBe(renewed);
 	});
 
 	it('five items after the expiry: one 401 and one new token for the whole execution', async () => {
 		const store = freshStore();
 		await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: store });
-		sandbox.clearLog();
-		sandbox.expireAllTokens();
+		env.sandbox.clearLog();
+		env.sandbox.expireAllTokens();
 		const input = Array.from({ length: 5 }, () => ({}));
-		const result = await runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters: { resource: 'lead', operation: 'get', leadId: sandbox.data.ids.lead }, credentials: store, input });
+		const result = await runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters: { resource: 'lead', operation: 'get', leadId: env.sandbox.data.ids.lead }, credentials: store, input });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(5);
-		expect(sandbox.tokenRequests()).toHaveLength(1);
+		expect(env.sandbox.tokenRequests()).toHaveLength(1);
 		expect(statuses()).toEqual([401, 200, 200, 200, 200, 200]);
 	});
 
 	it('twenty executions at once after the expiry: one new token between them, each request repeated once', async () => {
 		const store = freshStore();
 		await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: store });
-		sandbox.clearLog();
-		sandbox.expireAllTokens();
-		// A slow token endpoint, so every execution meets its 401 while the one renewal is under way.
-		sandbox.injectFault({ kind: 'token' }, { kind: 'delay', ms: 300 }, 1);
+		env.sandbox.clearLog();
+		env.sandbox.expireAllTokens();
+		// A slow token endpoint, so every execution meets its 401 while the one renewal is under way
+		// (the clock moves only once every request waits for that token).
+		env.sandbox.injectFault({ kind: 'token' }, { kind: 'delay', ms: 300 }, 1);
 		const runs = await Promise.all(Array.from({ length: 20 }, async () => await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: store })));
 		expect(runs.map((run) => run.error)).toEqual(runs.map(() => undefined));
 		expect(runs.map((run) => run.items.length)).toEqual(runs.map(() => 3));
-		expect(sandbox.tokenRequests()).toHaveLength(1);
+		expect(env.sandbox.tokenRequests()).toHaveLength(1);
 		expect(statuses().filter((status) => status === 401)).toHaveLength(20);
 		expect(statuses().filter((status) => status === 200)).toHaveLength(20);
 	});
 
 	it('a token the API keeps rejecting: two API requests in all, the 401 named in every item', async () => {
-		sandbox.injectFault({ kind: 'api' }, { status: 401 }, Infinity);
+		env.sandbox.injectFault({ kind: 'api' }, { status: 401 }, Infinity);
 		const input = Array.from({ length: 3 }, () => ({}));
 		const result = await runNode({
 			nodeType: 'loanCrmLeadsAndTasks',
-			parameters: { resource: 'lead', operation: 'get', leadId: sandbox.data.ids.lead },
+			parameters: { resource: 'lead', operation: 'get', leadId: env.sandbox.data.ids.lead },
 			credentials: freshStore(),
 			input,
 			continueOnFail: true,
 		});
 		expect(statuses()).toEqual([401, 401]);
-		expect(sandbox.tokenRequests()).toHaveLength(2);
+		expect(env.sandbox.tokenRequests()).toHaveLength(2);
 		expect(result.items).toHaveLength(3);
 		for (const item of result.items) expect(item.json.error).toMatch(/rejected the access token \(401\), also after one fresh token/);
 	});
@@ -146,8 +139,8 @@ describe.each([
 	it("errors keep their HTTP status and the service's detail", async () => {
 		const missing = await runNode({ nodeType: 'loanCrmLeadsAndTasks', parameters: { resource: 'lead', operation: 'get', leadId: '999999' }, credentials: freshStore() });
 		expect(missing.error?.message).toBe('Loan CRM has no lead with ID 999999');
-		sandbox.clearLog();
-		sandbox.injectFault({ kind: 'api' }, { status: 422, body: { errors: [{ status: '422', title: 'Invalid field value.', detail: 'The dealStatus "Bogus" is not allowed.' }] } });
+		env.sandbox.clearLog();
+		env.sandbox.injectFault({ kind: 'api' }, { status: 422, body: { errors: [{ status: '422', title: 'Invalid field value.', detail: 'The dealStatus "Bogus" is not allowed.' }] } });
 		const invalid = await runNode({ nodeType: 'loanCrmDeals', parameters: listDeals, credentials: freshStore() });
 		expect(`${invalid.error?.message} ${invalid.error?.description}`).toMatch(/422/);
 		expect(`${invalid.error?.message} ${invalid.error?.description}`).toContain('The dealStatus "Bogus" is not allowed.');

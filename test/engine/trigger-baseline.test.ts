@@ -7,21 +7,21 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BASELINE_REQUESTS_PER_POLL } from '../../nodes/shared/trigger/statusTransitions';
-import { PollAbandoned, runPoll } from '../../harness';
-import { useSandbox } from './helpers';
+import type { EngineContext } from './helpers';
+import { PollAbandoned, TestClock, runPoll } from '../../harness';
+import { TIMELINE_START, useSandbox } from './helpers';
 import { forgetRateBudgets } from '../../nodes/shared/requests/rateBudget';
 
-const DEALS = 25_000;
-const env = useSandbox({ sizes: { deals: DEALS } });
+/** Two polls' worth (at most 10,000 deals a poll): what the baseline keeps from one poll to the next. */
+const DEALS = 12_000;
+const env = useSandbox({ sizes: { deals: DEALS }, clock: TestClock.at(TIMELINE_START) });
 
-let clock = 0;
-function at(seconds: number): void {
-	const instant = new Date(clock + seconds * 1000);
-	env.sandbox.data.setNow(() => instant);
+function at(seconds: number, context: EngineContext = env): void {
+	context.clock.set(TIMELINE_START + seconds * 1000);
 }
 
-async function poll(parameters: INodeParameters, staticData: IDataObject, abandonWhen?: Promise<unknown>) {
-	const result = await runPoll({ nodeType: 'loanCrmDealsTrigger', parameters, credentials: env.store, staticData, abandonWhen });
+async function poll(parameters: INodeParameters, staticData: IDataObject, abandonWhen?: Promise<unknown>, context: EngineContext = env) {
+	const result = await runPoll({ nodeType: 'loanCrmDealsTrigger', parameters, credentials: context.store, staticData, abandonWhen });
 	return (result?.[0] ?? []).map((item) => item.json);
 }
 
@@ -38,34 +38,38 @@ async function idsPerRequest(): Promise<string[][]> {
 
 beforeEach(() => {
 	env.sandbox.data.reset();
-	clock = Math.floor(Date.now() / 1000) * 1000;
 	at(0);
 });
 
-describe('the baseline of Deal Status Changed (all statuses) against 25,000 deals', () => {
+describe('the baseline of Deal Status Changed (all statuses) against 25,000 deals: a first, a middle and a last slice', () => {
+	const LARGE = 25_000;
+	const large = useSandbox({ sizes: { deals: LARGE }, clock: TestClock.at(TIMELINE_START) });
+
 	it('is spread over three polls of at most 100 requests, newest first, sparse, and emits nothing', async () => {
 		const state: IDataObject = {};
 		const sizes: number[] = [];
 		for (let round = 1; round <= 3; round++) {
-			at(round);
-			env.sandbox.clearLog();
-			expect(await poll(ANY_MOVE, state)).toEqual([]);
-			const requests = env.sandbox.apiRequests();
+			at(round, large);
+			large.sandbox.clearLog();
+			expect(await poll(ANY_MOVE, state, undefined, large)).toEqual([]);
+			const requests = large.sandbox.apiRequests();
 			sizes.push(requests.length);
 			for (const request of requests) {
 				expect(request.query.sort).toBe('-updated,-id');
 				expect(request.query['fields[deals]']).toBe('dealStatus,updated');
 			}
-			if (round < 3) expect(state.baseline).toEqual(expect.objectContaining({ since: new Date(clock + 1000).toISOString(), after: expect.objectContaining({ id: expect.any(String) }) }));
+			if (round < 3) expect(state.baseline).toEqual(expect.objectContaining({ since: new Date(TIMELINE_START + 1000).toISOString(), after: expect.objectContaining({ id: expect.any(String) }) }));
 		}
 		expect(BASELINE_REQUESTS_PER_POLL).toBe(100);
 		// ⌈25,000 ÷ 100⌉ pages and one to learn the last full page was the last.
 		expect(sizes).toEqual([100, 100, 51]);
 		expect(state.baseline).toBeUndefined();
-		expect((state.known as { ids: number[] }).ids).toHaveLength(DEALS);
-		expect(state.since).toBe(new Date(clock + 1000).toISOString());
+		expect((state.known as { ids: number[] }).ids).toHaveLength(LARGE);
+		expect(state.since).toBe(new Date(TIMELINE_START + 1000).toISOString());
 	}, 180_000);
+});
 
+describe(`the baseline of Deal Status Changed (all statuses) against ${DEALS.toLocaleString('en')} deals: two slices`, () => {
 	it('keeps its progress: each deal is read once over the polls, and moves during it are judged honestly', async () => {
 		const state: IDataObject = {};
 		at(1);
@@ -158,7 +162,7 @@ describe('the baseline of Deal Status Changed (all statuses) against 25,000 deal
 		let arrived: () => void = () => undefined;
 		const held = new Promise<void>((resolve) => (arrived = resolve));
 		let answer: (() => void) | undefined;
-		env.sandbox.injectFault({ method: 'GET', path: '/jsonapi/deals' }, { kind: 'delay', ms: 0 }, 29);
+		env.sandbox.injectFault({ method: 'GET', path: '/jsonapi/deals' }, { kind: 'delay', ms: 0 }, 9);
 		env.sandbox.injectFault(
 			{ method: 'GET', path: '/jsonapi/deals' },
 			{

@@ -6,15 +6,13 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runPoll } from '../../harness';
-import { jsonOf, useSandbox } from './helpers';
+import { TestClock, runPoll } from '../../harness';
+import { jsonOf, TIMELINE_START, useSandbox } from './helpers';
 
-const env = useSandbox();
+const env = useSandbox({ clock: TestClock.at(TIMELINE_START) });
 
-let clock = Math.floor(Date.now() / 1000) * 1000;
 function at(seconds: number): void {
-	const instant = new Date(clock + seconds * 1000);
-	env.sandbox.data.setNow(() => instant);
+	env.clock.set(TIMELINE_START + seconds * 1000);
 }
 
 async function poll(nodeType: string, typeVersion: number, parameters: INodeParameters, staticData: IDataObject, mode: 'trigger' | 'manual' = 'trigger') {
@@ -39,7 +37,6 @@ const LEADING_MOVE = ['id', 'name', 'dealStatus', 'previousStatus', 'statusChang
 
 beforeEach(() => {
 	env.sandbox.data.reset();
-	clock = Math.floor(Date.now() / 1000) * 1000;
 	at(0);
 });
 

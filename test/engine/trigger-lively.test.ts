@@ -5,18 +5,16 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runPoll } from '../../harness';
+import { TestClock, runPoll } from '../../harness';
 import { SETTLE_AFTER_DEAL_STEPS, livelyData } from '../../sandbox';
 import type { LivelyChange } from '../../sandbox';
-import { useSandbox } from './helpers';
+import { TIMELINE_START, useSandbox } from './helpers';
 
-const env = useSandbox({ sizes: { deals: 300 } });
+const env = useSandbox({ sizes: { deals: 300 }, clock: TestClock.at(TIMELINE_START) });
 
-let clock = 0;
 beforeEach(() => {
 	env.sandbox.data.reset();
-	clock = Math.floor(Date.parse('2026-11-20T09:00:00Z') / 1000) * 1000;
-	env.sandbox.data.setNow(() => new Date(clock));
+	env.clock.set(TIMELINE_START);
 });
 
 async function poll(parameters: INodeParameters, staticData: IDataObject): Promise<IDataObject[]> {
@@ -28,7 +26,7 @@ async function poll(parameters: INodeParameters, staticData: IDataObject): Promi
 function aMinuteOf(lively: ReturnType<typeof livelyData>): LivelyChange[] {
 	const changes: LivelyChange[] = [];
 	for (let step = 0; step < 6; step += 1) {
-		clock += 10_000;
+		env.clock.advance(10_000);
 		changes.push(...lively.step());
 	}
 	return changes;

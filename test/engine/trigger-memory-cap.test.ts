@@ -8,15 +8,13 @@ import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MAX_REMEMBERED_DEALS } from '../../nodes/shared/trigger/statusTransitions';
-import { runPoll } from '../../harness';
-import { useSandbox } from './helpers';
+import { TestClock, runPoll } from '../../harness';
+import { TIMELINE_START, useSandbox } from './helpers';
 
-const env = useSandbox({ sizes: { deals: MAX_REMEMBERED_DEALS + 100 } });
+const env = useSandbox({ sizes: { deals: MAX_REMEMBERED_DEALS + 100 }, clock: TestClock.at(TIMELINE_START) });
 
-let clock = 0;
 function at(seconds: number): void {
-	const instant = new Date(clock + seconds * 1000);
-	env.sandbox.data.setNow(() => instant);
+	env.clock.set(TIMELINE_START + seconds * 1000);
 }
 
 async function poll(parameters: INodeParameters, staticData: IDataObject) {
@@ -26,7 +24,6 @@ async function poll(parameters: INodeParameters, staticData: IDataObject) {
 
 beforeEach(() => {
 	env.sandbox.data.reset();
-	clock = Math.floor(Date.now() / 1000) * 1000;
 	at(0);
 });
 

@@ -8,21 +8,22 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { CredentialStore, TestClock, runPoll, sandboxCredential } from '../../harness';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
-import { decodedQuery, useSandbox } from './helpers';
+import { decodedQuery, TIMELINE_START, useSandbox } from './helpers';
 import { forgetRateBudgets } from '../../nodes/shared/requests/rateBudget';
 
 const DEALS = 300;
-const env = useSandbox({ sizes: { deals: DEALS } });
+const env = useSandbox({ sizes: { deals: DEALS }, clock: TestClock.at(TIMELINE_START) });
 
-/** Whole seconds, as the service stamps: `at(s)` is then exactly representable in its Date header. */
-let clock = 0;
-function at(seconds: number, sandbox: Sandbox = env.sandbox): void {
-	const instant = new Date(clock + seconds * 1000);
-	sandbox.data.setNow(() => instant);
+/**
+ * Moves the one clock (n8n's and the service's) to `seconds` past the test's start, in whole seconds
+ * as the service stamps: `at(s)` is then exactly representable in its Date header.
+ */
+function at(seconds: number): void {
+	env.clock.set(TIMELINE_START + seconds * 1000);
 }
 /** The service's clock as the trigger keeps it (ISO with milliseconds). */
 function isoAt(seconds: number): string {
-	return new Date(clock + seconds * 1000).toISOString();
+	return new Date(TIMELINE_START + seconds * 1000).toISOString();
 }
 /** A record stamp as the service writes it (whole seconds carry no fraction). */
 function stampAt(seconds: number): string {
@@ -40,8 +41,8 @@ async function poll(parameters: INodeParameters, staticData: IDataObject, option
 
 const SETTLED = { event: 'dealStatusChanged', toStatuses: ['Settled'] };
 
-function dealsIn(status: string, count: number, except: string[] = []) {
-	return env.sandbox.data
+function dealsIn(status: string, count: number, except: string[] = [], sandbox: Sandbox = env.sandbox) {
+	return sandbox.data
 		.list('deals')
 		.filter((deal) => deal.attributes.dealStatus === status && !except.includes(deal.id))
 		.slice(0, count);
@@ -49,7 +50,6 @@ function dealsIn(status: string, count: number, except: string[] = []) {
 
 beforeEach(() => {
 	env.sandbox.data.reset();
-	clock = Math.floor(Date.now() / 1000) * 1000;
 	at(0);
 });
 
@@ -222,41 +222,48 @@ describe("the service's clock", () => {
 		['behind', -300],
 		['ahead of', 300],
 	])('with the service 5 minutes %s n8n, loses and repeats nothing', async (_direction, offsetSeconds) => {
-		// The service's clock runs `offsetSeconds` from n8n's; n8n's own clock is never consulted.
-		clock = Math.floor((Date.now() + offsetSeconds * 1000) / 1000) * 1000;
-		for (const parameters of [{ event: 'dealUpdated' }, SETTLED]) {
-			env.sandbox.data.reset();
-			env.sandbox.clearLog();
-			const state: IDataObject = {};
-			at(-20);
-			const [before, after] = dealsIn('Lodged', 2);
-			env.sandbox.data.updateDeal(before.id, { dealStatus: 'Settled', name: 'Before activation' });
-			at(0);
-			expect(await poll(parameters, state)).toEqual([]);
-			expect(state.since).toBe(isoAt(0));
-			at(2);
-			env.sandbox.data.updateDeal(after.id, { dealStatus: 'Settled', name: 'Right after activation' });
-			expect((await poll(parameters, state)).map((item) => item.id)).toEqual([after.id]);
-			// The read started at the service's clock of activation, not at n8n's.
-			expect(env.sandbox.apiRequests().at(-1)?.query.filter).toBe(`greaterOrEqual(updated,'${isoAt(0)}')`);
-			at(3);
-			expect(await poll(parameters, state)).toEqual([]);
+		// The service's clock runs `offsetSeconds` from n8n's: the one clock, seen shifted by the
+		// sandbox. What the trigger keeps is the service's time, never n8n's.
+		const service = await startSandbox({ sizes: { deals: DEALS }, clock: env.clock.shifted(offsetSeconds * 1000) });
+		const serviceIsoAt = (seconds: number) => isoAt(offsetSeconds + seconds);
+		try {
+			const store = new CredentialStore();
+			store.add('loanCrmOAuth2Api', sandboxCredential(service));
+			for (const parameters of [{ event: 'dealUpdated' }, SETTLED]) {
+				service.data.reset();
+				service.clearLog();
+				const state: IDataObject = {};
+				at(-20);
+				const [before, after] = dealsIn('Lodged', 2, [], service);
+				service.data.updateDeal(before.id, { dealStatus: 'Settled', name: 'Before activation' });
+				at(0);
+				expect(await poll(parameters, state, { store })).toEqual([]);
+				expect(state.since).toBe(serviceIsoAt(0));
+				at(2);
+				service.data.updateDeal(after.id, { dealStatus: 'Settled', name: 'Right after activation' });
+				expect((await poll(parameters, state, { store })).map((item) => item.id)).toEqual([after.id]);
+				// The read started at the service's clock of activation, not at n8n's.
+				expect(service.apiRequests().at(-1)?.query.filter).toBe(`greaterOrEqual(updated,'${serviceIsoAt(0)}')`);
+				at(3);
+				expect(await poll(parameters, state, { store })).toEqual([]);
+			}
+		} finally {
+			await service.close();
 		}
 	});
 
 	it('follows a sandbox started 5 minutes behind', async () => {
-		const clock = TestClock.stopped();
-		const sandbox = await startSandbox({ sizes: { deals: 20 }, clockOffsetSeconds: -300, clock: clock.now });
+		const sandbox = await startSandbox({ sizes: { deals: 20 }, clock: env.clock.shifted(-300_000) });
 		try {
 			const store = new CredentialStore();
 			store.add('loanCrmOAuth2Api', sandboxCredential(sandbox));
 			const state: IDataObject = {};
 			const [deal] = sandbox.data.list('deals');
 			await poll({ event: 'dealUpdated' }, state, { store });
-			// The service's clock (whole seconds, 5 minutes behind the machine's) at the poll, not n8n's.
-			expect(state.since).toBe(new Date(Math.floor((clock.now() - 300_000) / 1000) * 1000).toISOString());
+			// The service's clock (whole seconds, 5 minutes behind n8n's) at the poll, not n8n's.
+			expect(state.since).toBe(isoAt(-300));
 			// The next whole second of the service's clock, so the change is stamped after activation.
-			clock.advance(1000);
+			at(1);
 			sandbox.data.updateDeal(deal.id, { name: 'Changed after activation' });
 			expect((await poll({ event: 'dealUpdated' }, state, { store })).map((item) => [item.id, item.name])).toEqual([[deal.id, 'Changed after activation']]);
 			expect(await poll({ event: 'dealUpdated' }, state, { store })).toEqual([]);
@@ -438,12 +445,12 @@ describe('upgrading', () => {
 		const [emittedBefore, changedAfter] = env.sandbox.data.list('deals');
 		env.sandbox.data.updateDeal(emittedBefore.id, { name: 'Emitted by 0.1.0' });
 		// What 0.1.0 stored: the newest stamp it had seen and `id@ms` keys.
-		const state: IDataObject = { since: isoAt(5), seen: { [`${emittedBefore.id}@${clock + 5000}`]: clock + 5000 } };
+		const state: IDataObject = { since: isoAt(5), seen: { [`${emittedBefore.id}@${TIMELINE_START + 5000}`]: TIMELINE_START + 5000 } };
 		at(8);
 		env.sandbox.data.updateDeal(changedAfter.id, { name: 'Changed during the upgrade' });
 		at(9);
 		expect((await poll({ event: 'dealUpdated' }, state)).map((item) => item.id)).toEqual([changedAfter.id]);
-		expect(env.sandbox.apiRequests()[0].query.filter).toBe(`greaterOrEqual(updated,'${new Date(clock + 5001).toISOString()}')`);
+		expect(env.sandbox.apiRequests()[0].query.filter).toBe(`greaterOrEqual(updated,'${new Date(TIMELINE_START + 5001).toISOString()}')`);
 		expect(typeof state.settings).toBe('string');
 		expect(await poll({ event: 'dealUpdated' }, state)).toEqual([]);
 	});

@@ -1,4 +1,5 @@
-import { Sandbox, startSandbox } from '../../sandbox';
+import { TestClock } from '../../harness/clock';
+import { Sandbox, offsetClock, startSandbox } from '../../sandbox';
 import { Api } from './testkit';
 
 describe('sandbox clock', () => {
@@ -6,8 +7,9 @@ describe('sandbox clock', () => {
 	let behind: Sandbox;
 
 	beforeAll(async () => {
-		ahead = await startSandbox({ sizes: { deals: 5, contacts: 5 }, clockOffsetSeconds: 300 });
-		behind = await startSandbox({ sizes: { deals: 5, contacts: 5 }, clockOffsetSeconds: -300 });
+		// What `npm run sandbox -- --clock-offset 300` (and -300) start with.
+		ahead = await startSandbox({ sizes: { deals: 5, contacts: 5 }, clock: offsetClock(300) });
+		behind = await startSandbox({ sizes: { deals: 5, contacts: 5 }, clock: offsetClock(-300) });
 	});
 	afterAll(async () => {
 		await ahead.close();
@@ -36,16 +38,28 @@ describe('sandbox clock', () => {
 		expect(stamp).toBeLessThanOrEqual(afterStamp + offset * 1000);
 	});
 
-	it('sends the clock set with setNow as the Date header, also on errors', async () => {
-		const api = await Api.connect(ahead);
-		ahead.data.setNow(new Date('2026-11-22T10:11:12.345Z'));
+	it('reads one clock for everything: the Date header (also on errors), stamps, the log and token expiry', async () => {
+		const clock = TestClock.at(Date.parse('2026-11-22T10:11:12.345Z'));
+		const sandbox = await startSandbox({ sizes: { deals: 5, contacts: 5 }, tokenLifetimeSeconds: 60, clock });
 		try {
-			expect((await api.get('/jsonapi/deals?page[size]=1')).headers.get('date')).toBe('Sun, 22 Nov 2026 10:11:12 GMT');
+			const api = await Api.connect(sandbox);
+			const reply = await api.get('/jsonapi/deals?page[size]=1');
+			expect(reply.headers.get('date')).toBe('Sun, 22 Nov 2026 10:11:12 GMT');
 			const missing = await api.get('/jsonapi/nothing-here');
 			expect(missing.status).toBe(404);
 			expect(missing.headers.get('date')).toBe('Sun, 22 Nov 2026 10:11:12 GMT');
+			expect(sandbox.apiRequests().map((request) => [request.receivedAt, request.handledAt])).toEqual([
+				[clock.now(), clock.now()],
+				[clock.now(), clock.now()],
+			]);
+			clock.advance(59_999);
+			expect(sandbox.data.createDeal({ name: 'Stamped' }).attributes.created).toBe('2026-11-22T10:12:12.344Z');
+			expect((await api.get('/jsonapi/deals?page[size]=1')).status).toBe(200);
+			// The token was issued at 10:11:12.345 for 60 s of this clock.
+			clock.advance(1);
+			expect((await api.get('/jsonapi/deals?page[size]=1')).status).toBe(401);
 		} finally {
-			ahead.data.setNow(() => new Date(Date.now() + 300_000));
+			await sandbox.close();
 		}
 	});
 });

@@ -7,14 +7,17 @@ import {
 	TASK_PROGRESS,
 	startSandbox,
 } from '../../sandbox';
+import { TestClock } from '../../harness/clock';
 import { Api, ids } from './testkit';
 
 describe('sandbox data', () => {
 	let sb: Sandbox;
 	let api: Api;
+	const clock = TestClock.at(Date.parse('2026-11-21T00:00:00Z'));
 
 	beforeAll(async () => {
-		sb = await startSandbox();
+		// Tokens for a day of the clock: the tests move it by hours.
+		sb = await startSandbox({ clock, tokenLifetimeSeconds: 86_400 });
 		api = await Api.connect(sb);
 	});
 	afterAll(() => sb.close());
@@ -103,15 +106,14 @@ describe('sandbox data', () => {
 	});
 
 	it('creates and updates deals stamped with the sandbox clock', async () => {
-		sb.data.setNow(new Date('2026-11-21T03:00:00Z'));
+		clock.set(Date.parse('2026-11-21T03:00:00Z'));
 		const created = sb.data.createDeal({ name: 'Helper, Test', dealStatus: 'Lodged', customStatusId: 23 });
 		expect(created.id).toBe('10251');
 		expect(created.attributes).toMatchObject({ created: '2026-11-21T03:00:00Z', updated: '2026-11-21T03:00:00Z', dealStatus: 'Lodged', customStatusName: 'Client reviewing', splits: [] });
-		let t = Date.parse('2026-11-21T03:00:05.250Z');
-		sb.data.setNow(() => new Date(t));
+		clock.set(Date.parse('2026-11-21T03:00:05.250Z'));
 		const updated = sb.data.updateDeal(created.id, { dealStatus: 'Settled', lenderName: 'ING' });
 		expect(updated.attributes).toMatchObject({ created: '2026-11-21T03:00:00Z', updated: '2026-11-21T03:00:05.250Z', dealStatus: 'Settled', lenderName: 'ING' });
-		t += 1000;
+		clock.advance(1000);
 		expect(sb.data.now().toISOString()).toBe('2026-11-21T03:00:06.250Z');
 		const reply = await api.get(`/jsonapi/deals?filter=${encodeURIComponent("greaterThan(updated,'2026-11-21T03:00:05Z')")}&sort=-updated`);
 		expect(ids(reply)).toEqual([created.id]);
@@ -121,11 +123,11 @@ describe('sandbox data', () => {
 	});
 
 	it('creates and updates contacts stamped with the sandbox clock', async () => {
-		sb.data.setNow(new Date('2026-11-21T04:00:00.5Z'));
+		clock.set(Date.parse('2026-11-21T04:00:00.5Z'));
 		const contact = sb.data.createContact({ firstName: 'Test', lastName: 'Helper', contactGroupId: sb.data.ids.contactGroup });
 		expect(contact.attributes).toMatchObject({ firstName: 'Test', created: '2026-11-21T04:00:00.500Z', updated: '2026-11-21T04:00:00.500Z', isPrimary: false });
 		expect(contact.relationships.contactGroup).toEqual({ type: 'contact-groups', id: sb.data.ids.contactGroup });
-		sb.data.setNow(new Date('2026-11-21T05:00:00Z'));
+		clock.set(Date.parse('2026-11-21T05:00:00Z'));
 		const updated = sb.data.updateContact(contact.id, { email: 'test.helper@example.com' });
 		expect(updated.attributes).toMatchObject({ email: 'test.helper@example.com', created: '2026-11-21T04:00:00.500Z', updated: '2026-11-21T05:00:00Z' });
 		const reply = await api.get(`/jsonapi/contacts?filter=${encodeURIComponent("equals(email,'test.helper@example.com')")}`);

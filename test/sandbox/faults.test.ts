@@ -1,12 +1,14 @@
+import { TestClock } from '../../harness/clock';
 import { Sandbox, startSandbox } from '../../sandbox';
 import { Api, firstError, requestToken, toReply } from './testkit';
 
 describe('sandbox faults and request log', () => {
 	let sb: Sandbox;
 	let api: Api;
+	const clock = TestClock.stopped();
 
 	beforeAll(async () => {
-		sb = await startSandbox({ sizes: { deals: 20, contacts: 10, incomes: 5, dealSecurities: 5 } });
+		sb = await startSandbox({ sizes: { deals: 20, contacts: 10, incomes: 5, dealSecurities: 5 }, clock });
 		api = await Api.connect(sb);
 	});
 	afterAll(() => sb.close());
@@ -81,11 +83,15 @@ describe('sandbox faults and request log', () => {
 		expect(sb.apiRequests().map((r) => r.fault)).toEqual(['html', 'html']);
 	});
 
-	it('delays and then answers normally', async () => {
+	it('delays on its clock and then answers normally', async () => {
 		sb.injectFault({}, { kind: 'delay', ms: 150 });
-		const started = Date.now();
-		const reply = await api.get(deals);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+		const replied = api.get(deals);
+		while (sb.heldRequests() === 0) await new Promise((resolve) => setImmediate(resolve));
+		clock.advance(149);
+		expect(sb.heldRequests()).toBe(1);
+		clock.advance(1);
+		const reply = await replied;
+		expect(sb.heldRequests()).toBe(0);
 		expect(reply.status).toBe(200);
 		expect(sb.apiRequests()[0]).toMatchObject({ fault: 'delay', status: 200 });
 	});

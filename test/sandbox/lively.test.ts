@@ -4,27 +4,27 @@
  */
 import type { LivelyChange, Sandbox } from '../../sandbox';
 import { SETTLE_AFTER_DEAL_STEPS, SYSTEM_STATUS, describeChange, livelyData, startSandbox } from '../../sandbox';
+import { TestClock } from '../../harness/clock';
 
 describe('lively sandbox', () => {
 	let sb: Sandbox;
-	let clock = Date.parse('2026-11-20T09:00:00Z');
+	const clock = TestClock.at(Date.parse('2026-11-20T09:00:00Z'));
 
 	beforeAll(async () => {
-		sb = await startSandbox({ sizes: { deals: 300 } });
+		sb = await startSandbox({ sizes: { deals: 300 }, clock });
 	});
 	afterAll(() => sb.close());
 	beforeEach(() => {
 		sb.data.reset();
-		clock = Date.parse('2026-11-20T09:00:00Z');
-		sb.data.setNow(() => new Date(clock));
+		clock.set(Date.parse('2026-11-20T09:00:00Z'));
 	});
 
 	/** One step, ten seconds after the last one, as the timer runs them. */
 	const stepAt = (lively: ReturnType<typeof livelyData>): LivelyChange[] => {
-		clock += 10_000;
+		clock.advance(10_000);
 		return lively.step();
 	};
-	const stamp = () => new Date(clock).toISOString().replace('.000Z', 'Z');
+	const stamp = () => new Date(clock.now()).toISOString().replace('.000Z', 'Z');
 
 	it('a cycle of three steps: a deal into PendingSettlement, a new contact, a deal with another lender', () => {
 		const lively = livelyData(sb.data);
@@ -96,10 +96,10 @@ describe('lively sandbox', () => {
 		// A clock months after the seed's dates and one before some of them: both are kept coherent.
 		for (const start of ['2027-06-01T09:00:00Z', '2026-11-20T09:00:00Z']) {
 			sb.data.reset();
-			clock = Date.parse(start);
+			clock.set(Date.parse(start));
 			const lively = livelyData(sb.data);
 			const all = Array.from({ length: 30 }, () => stepAt(lively)).flat();
-			const today = () => new Date(clock).toISOString().slice(0, 10);
+			const today = () => new Date(clock.now()).toISOString().slice(0, 10);
 			const moved = all.filter((change) => change.kind === 'dealSettled' || change.kind === 'dealPending');
 			expect(moved.filter((change) => change.kind === 'dealSettled').length).toBeGreaterThan(5);
 			for (const change of moved) {

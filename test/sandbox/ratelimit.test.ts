@@ -10,7 +10,7 @@ describe('sandbox rate limit', () => {
 	let api: Api;
 
 	beforeAll(async () => {
-		sb = await startSandbox({ clock: clock.now, sizes: { deals: 40, contacts: 20, incomes: 10, dealSecurities: 10 } });
+		sb = await startSandbox({ clock, sizes: { deals: 40, contacts: 20, incomes: 10, dealSecurities: 10 } });
 		api = await Api.connect(sb);
 	});
 	afterAll(() => sb.close());

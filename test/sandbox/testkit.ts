@@ -1,7 +1,30 @@
 /**
  * Small HTTP helpers for the sandbox's own tests (plain `fetch`, no client library).
  */
+import type { TestClock } from '../../harness/clock';
 import type { Sandbox } from '../../sandbox';
+
+/** Requests sent by these helpers and not yet answered. */
+let onTheirWay = 0;
+
+/** Sends a request, counted as on its way until its whole answer is read. */
+async function exchange(url: string, init: RequestInit): Promise<Reply> {
+	onTheirWay += 1;
+	try {
+		return await toReply(await fetch(url, init));
+	} finally {
+		onTheirWay -= 1;
+	}
+}
+
+/**
+ * Lets waits on `clock` pass by themselves for `sb`'s requests (played latency, delay faults): time
+ * jumps to the next wake-up once every request these helpers sent has arrived and waits on the
+ * clock, so concurrent requests are all held before the first goes (harness/clock.ts autoAdvance).
+ */
+export function waitsPassByThemselves(clock: TestClock, sb: Sandbox): void {
+	clock.autoAdvance(() => onTheirWay > sb.heldRequests());
+}
 
 export interface Reply {
 	status: number;
@@ -42,7 +65,7 @@ export async function requestToken(
 	} else {
 		headers.authorization = basic(id, secret);
 	}
-	return toReply(await fetch(sb.tokenUrl, { method: 'POST', headers, body: form.toString() }));
+	return await exchange(sb.tokenUrl, { method: 'POST', headers, body: form.toString() });
 }
 
 export async function token(sb: Sandbox, scope?: string): Promise<string> {
@@ -84,7 +107,7 @@ export class Api {
 		}
 		Object.assign(headers, options.headers ?? {});
 		const url = path.startsWith('http') ? path : `${this.sb.baseUrl}${path}`;
-		return toReply(await fetch(url, { method, headers, body }));
+		return await exchange(url, { method, headers, body });
 	}
 
 	get(path: string, options?: CallOptions): Promise<Reply> {

@@ -132,7 +132,7 @@ describe('sandbox token endpoint', () => {
 
 	it('expires tokens after tokenLifetimeSeconds of its clock', async () => {
 		const clock = TestClock.stopped();
-		const short = await startSandbox({ tokenLifetimeSeconds: 1, clock: clock.now, sizes: { deals: 5, contacts: 5, incomes: 1, dealSecurities: 1 } });
+		const short = await startSandbox({ tokenLifetimeSeconds: 1, clock, sizes: { deals: 5, contacts: 5, incomes: 1, dealSecurities: 1 } });
 		try {
 			const reply = await requestToken(short);
 			expect(reply.json.expires_in).toBe(1);

@@ -1,19 +1,21 @@
+import { TestClock } from '../../harness/clock';
 import { Sandbox, startSandbox } from '../../sandbox';
 import { Api, Reply, firstError } from './testkit';
 
 describe('sandbox writes', () => {
 	let sb: Sandbox;
 	let api: Api;
-	const clock = new Date('2026-11-21T01:02:03Z');
+	const start = Date.parse('2026-11-21T01:02:03Z');
+	const clock = TestClock.at(start);
 
 	beforeAll(async () => {
-		sb = await startSandbox({ sizes: { deals: 60, contacts: 30, incomes: 10, dealSecurities: 10 }, now: () => clock });
+		sb = await startSandbox({ sizes: { deals: 60, contacts: 30, incomes: 10, dealSecurities: 10 }, clock });
 		api = await Api.connect(sb);
 	});
 	afterAll(() => sb.close());
 	beforeEach(() => {
 		sb.data.reset();
-		sb.data.setNow(clock);
+		clock.set(start);
 		sb.patchStatus = 200;
 	});
 
@@ -338,7 +340,7 @@ describe('sandbox writes', () => {
 		});
 
 		it('stamps with milliseconds when the clock has them', async () => {
-			sb.data.setNow(new Date('2026-11-21T01:02:03.456Z'));
+			clock.set(Date.parse('2026-11-21T01:02:03.456Z'));
 			const reply = await create({ firstName: 'Mia' });
 			expect(reply.json.data.attributes.created).toBe('2026-11-21T01:02:03.456Z');
 		});

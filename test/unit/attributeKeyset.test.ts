@@ -8,18 +8,19 @@ import { attributeThenIdAfter } from '../../nodes/shared/paging/pagination';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { Api } from '../sandbox/testkit';
+import { TestClock } from '../../harness/clock';
 
 let sandbox: Sandbox;
 let api: Api;
+const clock = TestClock.at(Date.parse('2026-11-20T10:00:00Z'));
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ sizes: { deals: 400 } });
+	sandbox = await startSandbox({ sizes: { deals: 400 }, clock });
 	api = await Api.connect(sandbox);
 	// Ties: 60 deals stamped in one second, 40 in the next.
 	const ids = sandbox.data.idsOf('deals');
-	sandbox.data.setNow(new Date('2026-11-20T10:00:00Z'));
 	for (const id of ids.slice(0, 60)) sandbox.data.updateDeal(id, { name: `Tie ${id}` });
-	sandbox.data.setNow(new Date('2026-11-20T10:00:01Z'));
+	clock.advance(1000);
 	for (const id of ids.slice(100, 140)) sandbox.data.updateDeal(id, { name: `Tie ${id}` });
 });
 

@@ -240,14 +240,21 @@ describe('the virtual clock', () => {
 	it('moves by itself only while nothing is busy, to the earliest wake-up', async () => {
 		const clock = TestClock.at(0);
 		let busy = true;
-		clock.autoAdvance(() => busy);
+		let asked = 0;
+		let askedThrice = (): void => undefined;
+		const busyAskedThrice = new Promise<void>((resolve) => (askedThrice = resolve));
+		clock.autoAdvance(() => {
+			if (++asked === 3) askedThrice();
+			return busy;
+		});
 		const woke: number[] = [];
-		void clock.sleep(5_000).then(() => woke.push(clock.now()));
-		void clock.sleep(2_000).then(() => woke.push(clock.now()));
-		for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 2));
-		expect(woke).toEqual([]);
+		const later = clock.sleep(5_000).then(() => woke.push(clock.now()));
+		const sooner = clock.sleep(2_000).then(() => woke.push(clock.now()));
+		// Asked three times whether anything is busy, and told so each time: time stood still.
+		await busyAskedThrice;
+		expect([woke, clock.now()]).toEqual([[], 0]);
 		busy = false;
-		while (woke.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+		await Promise.all([later, sooner]);
 		expect(woke).toEqual([2_000, 5_000]);
 	});
 });

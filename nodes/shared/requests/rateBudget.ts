@@ -19,27 +19,17 @@
  * values paces against one view of the bucket. Other processes (queue-mode workers) have their own
  * view; each learns from the headers what the others spent, so their pacing converges too.
  *
- * Pure apart from the clock it is given: tests and the bench move a virtual clock (`useRateLimitClock`),
- * the nodes run on real time.
+ * Pure apart from the clock it is given: the run's (`run.clock`, the package's one clock,
+ * credentials/clock.ts), which tests and the bench replace with a virtual clock they move
+ * (harness/clock.ts); the nodes run on real time.
  */
-import { sleep } from 'n8n-workflow';
-
+import type { Clock } from '../../../credentials/clock';
 import type { QueryParameters } from '../service/jsonapi';
+
+export type { Clock };
 
 /** The service's window: `x-ratelimit-limit` tokens refill over this many seconds. */
 export const RATE_LIMIT_WINDOW_SECONDS = 300;
-
-/** What the budget reads the time from and waits with. */
-export interface Clock {
-	/** Milliseconds since the epoch. */
-	now(): number;
-	sleep(ms: number): Promise<void>;
-}
-
-export const REAL_CLOCK: Clock = {
-	now: () => Date.now(),
-	sleep: async (ms) => await sleep(ms),
-};
 
 /** The rate-limit headers of one answer, as numbers (absent or unreadable: undefined). */
 export interface RateLimitHeaders {
@@ -308,23 +298,28 @@ export class RateBudget {
 	}
 }
 
-let clock: Clock = REAL_CLOCK;
-const budgets = new Map<string, RateBudget>();
+/**
+ * The budgets of the process, per clock they read, then per credential fingerprint. In n8n there is
+ * one clock; a test or the bench that installs its own starts every budget afresh with it.
+ */
+const budgets = new Map<Clock, Map<string, RateBudget>>();
 
-/** The budget of the credential values with this fingerprint, shared by the whole process. */
-export function rateBudgetFor(fingerprint: string): RateBudget {
-	let budget = budgets.get(fingerprint);
+/**
+ * The budget of the credential values with this fingerprint, shared by the whole process, on the
+ * clock of the run that asks (`run.clock`).
+ */
+export function rateBudgetFor(fingerprint: string, clock: Clock): RateBudget {
+	let ofClock = budgets.get(clock);
+	if (ofClock === undefined) {
+		ofClock = new Map();
+		budgets.set(clock, ofClock);
+	}
+	let budget = ofClock.get(fingerprint);
 	if (budget === undefined) {
 		budget = new RateBudget(clock);
-		budgets.set(fingerprint, budget);
+		ofClock.set(fingerprint, budget);
 	}
 	return budget;
-}
-
-/** The clock budgets read (real time unless a test or the bench moves its own); forgets every budget. */
-export function useRateLimitClock(next: Clock): void {
-	clock = next;
-	budgets.clear();
 }
 
 /** Forgets every budget (tests: each starts from a process that has not met the service yet). */
@@ -332,14 +327,9 @@ export function forgetRateBudgets(): void {
 	budgets.clear();
 }
 
-/** The clock the budgets read (the transport's other waits use it too). */
-export function rateLimitClock(): Clock {
-	return clock;
-}
-
 /** Requests let through and not yet answered, over every budget of the process. */
 export function rateLimitedRequestsInFlight(): number {
 	let count = 0;
-	for (const budget of budgets.values()) count += budget.requestsInFlight;
+	for (const ofClock of budgets.values()) for (const budget of ofClock.values()) count += budget.requestsInFlight;
 	return count;
 }

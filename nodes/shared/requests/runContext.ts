@@ -12,7 +12,10 @@
  *   missing at the start is fetched once (not once per request in flight), and a failing token
  *   endpoint or a rejected token stops the others before they are sent;
  * - the token state: a 401 that survived n8n's one renewal, or a token the credential could not
- *   get; later requests of the run fail at once with the same error, without asking again.
+ *   get; later requests of the run fail at once with the same error, without asking again;
+ * - the clock: the package's one time source (credentials/clock.ts) as the run started. Everything
+ *   the run times reads `run.clock`: the transport's waits, the rate-limit budget, the triggers'
+ *   polls and their cursors.
  *
  * The process-wide sharing of tokens between runs is the credential's (credentials/accessTokens.ts).
  */
@@ -20,6 +23,8 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n
 
 import { credentialFingerprint } from '../../../credentials/accessTokens';
 import { serviceBaseUrl } from '../../../credentials/baseUrl';
+import type { Clock } from '../../../credentials/clock';
+import { packageClock } from '../../../credentials/clock';
 import type { FailedExchange } from '../errors/apiFailure';
 import { Slots } from './parallel';
 import { DEFAULT_RATE_LIMIT_WAIT_MINUTES, DEFAULT_REQUESTS_IN_PARALLEL } from './policy';
@@ -44,6 +49,9 @@ export type SettingsProblem = { kind: 'baseUrlNotHttp'; baseUrl: string } | { ki
 export type SettingsOutcome = { settings: ConnectionSettings } | { problem: SettingsProblem };
 
 export class RunContext {
+	/** What the run reads the time from and waits on: the package's clock when the run started. */
+	readonly clock: Clock = packageClock();
+
 	/** A 401 that survived n8n's one token refresh; later requests of the run fail at once. */
 	rejectedToken?: FailedExchange;
 

@@ -31,7 +31,7 @@ import type { Document, QueryParameters } from '../service/jsonapi';
 import { buildQueryString } from '../service/jsonapi';
 import { RETRY_POLICY } from './policy';
 import type { RateBudget, Ticket } from './rateBudget';
-import { costClassOf, parseRetryAfter, rateBudgetFor, rateLimitClock, readRateLimitHeaders } from './rateBudget';
+import { costClassOf, parseRetryAfter, rateBudgetFor, readRateLimitHeaders } from './rateBudget';
 import type { ConnectionSettings, RequestContext, RunContext } from './runContext';
 import { CREDENTIAL_TYPE, runContextOf } from './runContext';
 
@@ -220,9 +220,9 @@ async function exchange(context: RequestContext, run: RunContext, request: ApiRe
 	}
 
 	const isGet = request.method === 'GET';
-	const budget = rateBudgetFor(settings.budgetKey);
+	const clock = run.clock;
+	const budget = rateBudgetFor(settings.budgetKey, clock);
 	const costClass = costClassOf(request.method, request.path, request.query);
-	const clock = rateLimitClock();
 	let waitedMs = 0;
 	let rateLimitAttempts = 0;
 	let transientAttempts = 0;

@@ -23,6 +23,7 @@ import { anyOf, queryFromOptions } from '../input/query';
 import { DEAL_STATUSES, RESOURCE_TYPES } from '../service/schema';
 import { invalidParameter } from '../errors/factory';
 import { applyPollRateLimitWait } from '../execution/requestOptions';
+import { runContextOf } from '../requests/runContext';
 import type { FeedQuery, FeedState } from './changeFeed';
 import { DEFAULT_MAX_RECORDS_PER_POLL, MAX_RECORDS_PER_POLL_CEILING, fingerprint, latestRecord, pollRecordChanges } from './changeFeed';
 import type { TransitionSelection, TransitionState } from './statusTransitions';
@@ -137,15 +138,16 @@ export async function pollTrigger(context: IPollFunctions, offered: readonly str
 	const trigger = `Loan CRM Trigger "${context.getNode().name}"`;
 	const nodeKey = `${String(context.getWorkflow().id)}:${context.getNode().id}`;
 	const startedFrom = fingerprint(staticData);
+	const clock = runContextOf(context).clock;
 	const previous = lastEmittingPoll.get(nodeKey);
-	if (previous !== undefined && previous.startedFrom === startedFrom && (previous.at === undefined || Date.now() - previous.at < COMMIT_GRACE_MS)) {
+	if (previous !== undefined && previous.startedFrom === startedFrom && (previous.at === undefined || clock.now() - previous.at < COMMIT_GRACE_MS)) {
 		context.logger.debug(`${trigger}: a poll from the same state is under way or its items are still being committed by n8n; this poll waits for the next one`);
 		return null;
 	}
 	const mine = { startedFrom } as { startedFrom: string; at?: number };
 	lastEmittingPoll.set(nodeKey, mine);
 	try {
-		return await pollFrom(context, { shape, query, statusField, selection, settings, staticData, trigger, emitted: (items) => (items.length > 0 ? ((mine.at = Date.now()), true) : false) });
+		return await pollFrom(context, { shape, query, statusField, selection, settings, staticData, trigger, emitted: (items) => (items.length > 0 ? ((mine.at = clock.now()), true) : false) });
 	} finally {
 		// A poll that emitted nothing (or failed) holds nothing back.
 		if (mine.at === undefined && lastEmittingPoll.get(nodeKey) === mine) lastEmittingPoll.delete(nodeKey);
@@ -160,7 +162,7 @@ async function pollFrom(
 	const { query, statusField, selection, settings, staticData, trigger } = run;
 	const emitted = (items: IDataObject[]): INodeExecutionData[][] | null => (run.emitted(items) ? [context.helpers.returnJsonArray(items.map((item) => triggerItem(item, run.shape)))] : null);
 	if (selection !== undefined && statusField !== undefined) {
-		const result = await pollStatusTransitions(context, { ...query, statusField }, selection, settings, staticData as TransitionState, Date.now());
+		const result = await pollStatusTransitions(context, { ...query, statusField }, selection, settings, staticData as TransitionState, runContextOf(context).clock.now());
 		if (result.forgotten !== 0) {
 			const what = result.forgotten < 0 ? 'found more deals in the watched statuses than that and did not remember the longest-untouched' : `forgot ${result.forgotten} in the watched statuses`;
 			context.logger.warn(
@@ -173,7 +175,7 @@ async function pollFrom(
 		if (result.state !== undefined) store(staticData, result.state);
 		return emitted(result.emit);
 	}
-	const { emit, state } = await pollRecordChanges(context, query, settings, staticData as FeedState, Date.now());
+	const { emit, state } = await pollRecordChanges(context, query, settings, staticData as FeedState, runContextOf(context).clock.now());
 	if (state !== undefined) store(staticData, state);
 	return emitted(emit);
 }
