@@ -107,6 +107,7 @@ function fixtureIds(ctx: SeedContext): FixtureIds {
 		adviser: id('advisers'),
 		adviserContactId: String(ADVISER_CONTACT_ID_BASE),
 		adviserContactIds: seededIds(ctx, 'adviser-details').map(String),
+		referrer: id('referrers'),
 	};
 }
 

@@ -101,9 +101,10 @@ function describeRequest(request: LoggedRequest): string {
 }
 
 /** Header checks every API request must pass. */
-function headerProblems(sandbox: Sandbox, request: LoggedRequest): string[] {
+/** The headers every request carries: the UserId (the credential's, or the one the case expects), a token, the media type. */
+function headerProblems(sandbox: Sandbox, request: LoggedRequest, userId = sandbox.userId): string[] {
 	const problems: string[] = [];
-	if (request.headers.userid !== sandbox.userId) problems.push(`${request.method} ${request.path}: UserId header ${JSON.stringify(request.headers.userid)}, expected ${sandbox.userId}`);
+	if (request.headers.userid !== userId) problems.push(`${request.method} ${request.path}: UserId header ${JSON.stringify(request.headers.userid)}, expected ${userId}`);
 	if (!/^Bearer \S+/.test(request.headers.authorization ?? '')) problems.push(`${request.method} ${request.path}: no Bearer token (Authorization ${JSON.stringify(request.headers.authorization)})`);
 	if (request.headers.accept !== 'application/vnd.api+json') problems.push(`${request.method} ${request.path}: Accept ${JSON.stringify(request.headers.accept)}`);
 	return problems;
@@ -178,7 +179,7 @@ function checkOperations(
 }
 
 function requestProblems(sandbox: Sandbox, expected: ExpectedRequest, request: LoggedRequest): string[] {
-	const problems = headerProblems(sandbox, request);
+	const problems = headerProblems(sandbox, request, expected.userId);
 	const expectedStatus = expected.status ?? 200;
 	if (request.status !== expectedStatus) problems.push(`${describeRequest(request)}: status ${request.status}, expected ${expectedStatus}; body ${excerpt(request.body, 300)}`);
 	if (expected.check) problems.push(...expected.check(request).map((problem) => `${request.method} ${request.path}: ${problem}`));

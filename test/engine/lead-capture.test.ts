@@ -57,7 +57,10 @@ describe('Lead → Create', () => {
 		expect(result.error).toBeUndefined();
 		expect(requestLines()).toEqual(['POST /jsonapi/leads']);
 		const [post] = posts();
-		expectJsonApiHeaders(env.sandbox.userId, post, true);
+		// Allocated to the example's adviser (Allocate To), not the credential's.
+		const allocatedTo = 'userId' in request ? request.userId : undefined;
+		expect(allocatedTo).toBe(ids().adviserContactIds[1]);
+		expectJsonApiHeaders(String(allocatedTo), post, true);
 		// The document the example states once (harness/operation-examples.ts), for the engine tests and the e2e.
 		expect(bodyOf(post)).toEqual('body' in request ? request.body : 'the example states no body');
 		expect(env.sandbox.data.count('deals')).toBe(deals + 1);
@@ -67,6 +70,9 @@ describe('Lead → Create', () => {
 		expect(items[0]).toEqual({ id, type: 'leads', dealId: id, dealStatus: 'NewLeads', customStatusName: null });
 		expect(Object.keys(items[0]).slice(0, 3)).toEqual(['id', 'type', 'dealId']);
 		expect(env.sandbox.data.get('deals', id)?.attributes).toMatchObject({ dealStatus: 'NewLeads', name: 'Flintstone, Fred' });
+		// The deal is the allocated adviser's: the family id of the adviser-details record picked.
+		const details = env.sandbox.data.get('adviser-details', String(allocatedTo));
+		expect(env.sandbox.data.get('deals', id)?.relationships.adviser).toEqual(details?.relationships.adviser);
 	});
 
 	it('Match Existing Contact By starts on Email and is sent when not changed; an existing e-mail gives no new contact', async () => {
@@ -380,7 +386,7 @@ describe('as AI agent tools (version 1.1, as the editor adds them)', () => {
 		const byName = Object.fromEntries(listed.tools.map((tool) => [tool.name, tool]));
 		expect(Object.keys(byName).sort()).toEqual(['Create_a_deal_note_in_Loan_CRM', 'Create_a_lead_in_Loan_CRM']);
 		expect(Object.keys(byName.Create_a_lead_in_Loan_CRM.schema).sort()).toEqual(
-			['First_Name', 'Last_Name', 'Email', 'Mobile', 'Title', 'Preferred_Name', 'Date_Of_Birth', 'Has_Marketing_Consent', 'Note_Title', 'Note_Details', 'If_Already_Exists'].sort(),
+			['First_Name', 'Last_Name', 'Email', 'Mobile', 'Title', 'Preferred_Name', 'Date_Of_Birth', 'Has_Marketing_Consent', 'Note_Title', 'Note_Details', 'Allocate_To', 'If_Already_Exists'].sort(),
 		);
 		expect(byName.Create_a_lead_in_Loan_CRM.description).toContain("the lead's ID is that deal's ID");
 		expect(Object.keys(byName.Create_a_deal_note_in_Loan_CRM.schema).sort()).toEqual(['Deal', 'Detail', 'Title']);

@@ -56,7 +56,7 @@ describe('the seeded store', () => {
 			'organisations: 5 records, next 46, 95d31895ebe5',
 			'referrers: 6 records, next 307, 1db0c9902f16',
 			'tasks: 40 records, next 9500041, 036e12c1dcf2',
-			'fixture ids 3f714933893e, advisers by UserId 24fa8c80b258',
+			'fixture ids 19c901fd3ee9, advisers by UserId 24fa8c80b258',
 		]);
 	});
 
@@ -84,7 +84,7 @@ describe('the seeded store', () => {
 			'organisations: 5 records, next 46, 80df54dc2b06',
 			'referrers: 6 records, next 307, 1db0c9902f16',
 			'tasks: 40 records, next 9500041, 2a83531b90c7',
-			'fixture ids 3f714933893e, advisers by UserId 24fa8c80b258',
+			'fixture ids 19c901fd3ee9, advisers by UserId 24fa8c80b258',
 		]);
 		expect(summary(20261121, { deals: 0, contacts: 0, incomes: 0, dealSecurities: 0 })).toEqual([
 			'adviser-details: 9 records, next 1010, fe09b9440db7',
@@ -109,7 +109,7 @@ describe('the seeded store', () => {
 			'organisations: 5 records, next 46, 95d31895ebe5',
 			'referrers: 6 records, next 307, 1db0c9902f16',
 			'tasks: 40 records, next 9500041, e8a8a0b63b0b',
-			'fixture ids 2605ad0a168d, advisers by UserId 24fa8c80b258',
+			'fixture ids 2352d5e49506, advisers by UserId 24fa8c80b258',
 		]);
 	});
 
@@ -137,7 +137,7 @@ describe('the seeded store', () => {
 			'organisations: 5 records, next 46, 95d31895ebe5',
 			'referrers: 6 records, next 307, 1db0c9902f16',
 			'tasks: 40 records, next 9500041, 3220c587b7c4',
-			'fixture ids 3f714933893e, advisers by UserId 24fa8c80b258',
+			'fixture ids 19c901fd3ee9, advisers by UserId 24fa8c80b258',
 		]);
 	});
 });

@@ -12,7 +12,9 @@
  *   missing at the start is fetched once (not once per request in flight), and a failing token
  *   endpoint or a rejected token stops the others before they are sent;
  * - the token state: a 401 that survived n8n's one renewal, or a token the credential could not
- *   get; later requests of the run fail at once with the same error, without asking again.
+ *   get; later requests of the run fail at once with the same error, without asking again;
+ * - the records looked up by name before the requests that need them (an adviser by e-mail, an
+ *   enquiry source's category), each once.
  *
  * The process-wide sharing of tokens between runs is the credential's (credentials/accessTokens.ts).
  */
@@ -69,6 +71,12 @@ export class RunContext {
 
 	/** The option as the node shows it, for the message of a wait longer than it allows. */
 	rateLimitWaitOption = 'Request Options → When Rate Limited, Wait Up To (Minutes)';
+
+	/**
+	 * Records looked up by name (or number) before the requests that need them, by type and value
+	 * (execution/lookups.ts): each asked for once per run, whatever the number of items.
+	 */
+	readonly lookups = new Map<string, Promise<unknown>>();
 
 	/** Settles when the run's first request has its answer. */
 	private firstExchange?: Promise<void>;
