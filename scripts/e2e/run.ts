@@ -13,8 +13,8 @@
  *      renewal after a 401 across executions; a failing request without Continue On Fail
  *   6. n8n start with the trigger workflows published: polls, emits each change once; Deal Status
  *      Changed emits each move into Settled once and no edit; the Contacts Trigger emits a new contact;
- *      on one version, the web-form example's form sent twice (web-form.ts), and the web-form-to-lead
- *      example's (web-form-lead.ts)
+ *      on one version, the web-form example's form sent twice (web-form.ts), the web-form-to-lead
+ *      example's (web-form-lead.ts), and the lead-routing example's from three areas (lead-routing.ts)
  *   7. on the newest n8n only (they do not depend on the version), twice — with and without durable
  *      poll cursors, each in its own user folder: n8n stopped while deals change, then started
  *      again; n8n killed during a long poll (restarts.ts)
@@ -58,6 +58,8 @@ import type { WebFormScenario } from './web-form';
 import { WEB_FORM_N8N_VERSION, WEB_FORM_WORKFLOW_ID, checkWebFormTwice, webFormScenario } from './web-form';
 import type { WebFormLeadScenario } from './web-form-lead';
 import { WEB_FORM_LEAD_WORKFLOW_ID, checkWebFormLeadTwice, webFormLeadScenario } from './web-form-lead';
+import type { LeadRoutingScenario } from './lead-routing';
+import { LEAD_ROUTING_WORKFLOW_ID, checkLeadRouting, leadRoutingScenario } from './lead-routing';
 import { checkCustomApiCall, checkCustomApiCallEditor, customApiCallWorkflow, httpRequestNodeVersion } from './custom-api-call';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 import { loadPackageSource } from '../../harness/package-source';
@@ -234,6 +236,8 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	let webForm: WebFormScenario | undefined;
 	// examples/web-form-to-lead.json sent twice, on the same version (web-form-lead.ts).
 	let webFormLead: WebFormLeadScenario | undefined;
+	// examples/lead-routing.json, its form sent from three areas, on the same version (lead-routing.ts).
+	let leadRouting: LeadRoutingScenario | undefined;
 	const contactSink = await startSink('/loan-crm-contacts');
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
@@ -252,6 +256,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		const credential = E2E_CREDENTIAL;
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webForm = await webFormScenario(sandbox, credential);
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webFormLead = await webFormLeadScenario(credential);
+		if (N8N_VERSION === WEB_FORM_N8N_VERSION) leadRouting = await leadRoutingScenario(credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
 		const ids = sandbox.data.ids;
 		const cases = contractCases(sandbox);
@@ -272,6 +277,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			transitionWorkflow(transitionSink.url, credential),
 			...(webForm ? [webForm.workflow] : []),
 			...(webFormLead ? [webFormLead.workflow] : []),
+			...(leadRouting ? [leadRouting.workflow] : []),
 			contactsTriggerWorkflow(contactSink.url, credential),
 			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
@@ -381,6 +387,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			await timings.step('n8n publish:workflow (Deal Status Changed)', () => n8n.publish(WORKFLOW_IDS.transition));
 			if (webForm) await timings.step('n8n publish:workflow (web form example)', () => n8n.publish(WEB_FORM_WORKFLOW_ID));
 			if (webFormLead) await timings.step('n8n publish:workflow (web form → lead example)', () => n8n.publish(WEB_FORM_LEAD_WORKFLOW_ID));
+			if (leadRouting) await timings.step('n8n publish:workflow (lead routing example)', () => n8n.publish(LEAD_ROUTING_WORKFLOW_ID));
 			await timings.step('n8n publish:workflow (Contacts Trigger)', () => n8n.publish(WORKFLOW_IDS.contacts));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start());
@@ -404,6 +411,13 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 				record('examples/web-form-to-lead.json, its form sent twice: one lead, one note per submission (the second run finds the deal)', leadProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
 			} else {
 				console.log(`  SKIP    examples/web-form-to-lead.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
+			}
+			const leadRoutingRun = leadRouting;
+			if (leadRoutingRun) {
+				const routingProblems = await timings.step('lead routing example: three areas', () => checkLeadRouting(port, sandbox, leadRoutingRun));
+				record('examples/lead-routing.json, its form sent from three areas: three leads, each allocated to its area\'s adviser (UserId), each with its enquiry source', routingProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
+			} else {
+				console.log(`  SKIP    examples/lead-routing.json from three areas: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
 			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, sandboxCredential(sandbox), credential));
 			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
@@ -445,6 +459,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		transitionSink.server.close();
 		webForm?.sink.close();
 		webFormLead?.sink.close();
+		leadRouting?.sink.close();
 		contactSink.server.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);

@@ -8,7 +8,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CredentialStore, runListSearch, runNode, sandboxCredential } from '../../harness';
+import { CredentialStore, START_NODE_TYPE, defaultRegistry, registerFlowNodes, runListSearch, runNode, runWorkflow, sandboxCredential } from '../../harness';
+import { adaptExample } from '../../scripts/e2e/examples';
 import type { LoggedRequest } from '../../sandbox';
 import { LIST_PAGE_SIZE } from '../../nodes/shared/execution/methods/listSearch';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
@@ -351,5 +352,52 @@ describe('Task → Update: the assignee from the same list of advisers', () => {
 		const patch = env.sandbox.apiRequests().find((request) => request.method === 'PATCH') as LoggedRequest;
 		expect((patch.json as { data: { relationships: IDataObject } }).data.relationships).toEqual({ assignee: { data: { type: 'advisers', id: aisha.familyId } } });
 		expect(env.sandbox.data.get('tasks', ids().task)?.relationships.assignee).toEqual({ type: 'advisers', id: aisha.familyId });
+	});
+});
+
+describe('examples/lead-routing.json in the engine, with n8n\'s own Switch and Edit Fields nodes', () => {
+	const submission = (first: string, postCode: string, heard: string) => ({
+		'First name': first,
+		'Last name': 'Router',
+		Email: `${first.toLowerCase()}.router@example.com`,
+		Mobile: '',
+		'Post code': postCode,
+		'How did you hear about us?': heard,
+		'How can we help?': '',
+		submittedAt: '2026-11-20T09:00:00.000Z',
+		formMode: 'production',
+	});
+
+	async function runExample(submissions: IDataObject[]) {
+		registerFlowNodes(defaultRegistry());
+		const example = adaptExample('lead-routing.json', { keep: (node) => node.type !== 'n8n-nodes-base.stickyNote' });
+		const nodes = example.nodes.map((node) =>
+			node.type === 'n8n-nodes-base.formTrigger' ? { ...node, type: START_NODE_TYPE, typeVersion: 1, parameters: { items: JSON.stringify(submissions) } } : node,
+		);
+		return await runWorkflow({ nodes, connections: example.connections }, { credentials: env.store });
+	}
+
+	it('each area to its adviser (the post code\'s Switch output), its enquiry source from the form; again the same day, the same lead', async () => {
+		const submissions = [submission('Uma', '2000', 'Google'), submission('Vic', '2600', 'A friend or family member'), submission('Wes', '3121', 'Somewhere else'), submission('Xia', 'n/a', 'A comparison site')];
+		const result = await runExample(submissions);
+		expect(result.error).toBeUndefined();
+		// The lead node runs once per Switch output that had items: every run's items.
+		const runs = result.run.data.resultData.runData['Create lead for the adviser'] ?? [];
+		expect(runs).toHaveLength(3);
+		const leads = runs.flatMap((task) => task.data?.main?.[0] ?? []).map((item) => item.json);
+		expect(leads).toHaveLength(4);
+		const [sarah, david, aisha] = [adviser('Sarah'), adviser('David'), adviser('Aisha')];
+		const postOf = (first: string) => posts().find((request) => attributesOf(request).firstName === first) as LoggedRequest;
+		expect(['Uma', 'Vic', 'Wes', 'Xia'].map((first) => postOf(first).headers.userid)).toEqual([sarah.contactId, david.contactId, aisha.contactId, aisha.contactId]);
+		expect(['Uma', 'Vic', 'Wes', 'Xia'].map((first) => [attributesOf(postOf(first)).sourceId, attributesOf(postOf(first)).sourceCategoryId])).toEqual([
+			[22, 2],
+			[11, 1],
+			[21, 2],
+			[24, 2],
+		]);
+		expect(attributesOf(postOf('Vic'))).toMatchObject({ postCode: '2600', externalReference: 'WEBFORM-vic.router@example.com-2026-11-20', externalIntegration: 'Website Form' });
+		for (const item of leads) expect(item.outcome).toBe('created');
+		const again = await runExample([submission('Uma', '2000', 'Google')]);
+		expect(again.output('Create lead for the adviser').map((item) => item.json)).toEqual([expect.objectContaining({ outcome: 'found', dealId: leads.find((lead) => dealAdviser(lead.dealId) === sarah.familyId)?.dealId })]);
 	});
 });

@@ -412,5 +412,25 @@ describe('as AI agent tools (version 1.1, as the editor adds them)', () => {
 			attributes: { title: 'Called back', detail: 'Booked a meeting' },
 			relationships: { deal: { data: { type: 'deals', id: String(lead.dealId) } } },
 		});
+		// Without Allocate_To: the credential's adviser.
+		expect(posts()[0].headers.userid).toBe(env.sandbox.userId);
+	});
+
+	it('the tool description says the model can name the adviser; Allocate_To by e-mail or name goes to that adviser', async () => {
+		const registry = createToolRegistry();
+		const tools = [toolAsTheEditorAddsIt(registry, 'loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create' })];
+		const listed = await runAgent(registry, env.store, tools, []);
+		const [tool] = listed.tools;
+		expect(tool.description).toContain('Name the adviser it goes to in Allocate_To (their e-mail address or name), or leave it empty for the usual adviser.');
+		expect(tool.description).toContain('Allocate_To (the adviser the lead goes to, by e-mail address or name as in Loan CRM, or contact ID, empty for the usual adviser)');
+		const details = env.sandbox.data.list('adviser-details');
+		const [aisha, liam] = ['Aisha', 'Liam'].map((first) => details.find((record) => record.attributes.firstName === first));
+		const { answers } = await runAgent(registry, env.store, tools, [
+			{ tool: tool.name, args: { First_Name: 'Bo', Email: 'bo@example.com', Allocate_To: String(aisha?.attributes.email) } },
+			{ tool: tool.name, args: { First_Name: 'Cy', Email: 'cy@example.com', Allocate_To: "Liam O'Sullivan" } },
+			{ tool: tool.name, args: { First_Name: 'Di', Email: 'di@example.com', Allocate_To: 'Nobody Here' } },
+		]);
+		expect(answers.map((answer) => answer.error)).toEqual([undefined, undefined, expect.stringMatching(/^Loan CRM has no adviser named "Nobody Here"\. Check parameter "Allocate To" \(tool argument "Allocate_To"\)/)]);
+		expect(posts().map((request) => request.headers.userid)).toEqual([aisha?.id, liam?.id]);
 	});
 });
