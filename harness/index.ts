@@ -28,6 +28,8 @@ export { runListSearch } from './list-search';
 export { TestClock, waitsPassByThemselves } from './clock';
 export type { HttpRequestNodeInfo } from './http-request-node';
 export { HTTP_REQUEST_TYPE, httpRequestNodeInfo, n8nNodesBaseDir, registerHttpRequestNode } from './http-request-node';
+export type { BaseNodeType } from './base-nodes';
+export { registerFlowNodes } from './base-nodes';
 
 export type { SandboxCredentialOverrides, SandboxLike } from './sandbox-credential';
 export { sandboxCredential } from './sandbox-credential';

@@ -26,6 +26,8 @@ export interface ExampleRequest {
 	body?: unknown;
 	/** What the sandbox answered. */
 	status: number;
+	/** The UserId header, when not the credential's (a lead's Allocate To). */
+	userId?: string;
 }
 
 export interface OperationExample {
@@ -53,8 +55,14 @@ export function contentProblems(request: Pick<LoggedRequest, 'query' | 'json'>, 
 }
 
 /** How a logged request differs from an example's, one message per difference (none: it matches). */
-export function requestProblems(request: Pick<LoggedRequest, 'method' | 'path' | 'query' | 'json' | 'status'>, expected: ExampleRequest): string[] {
-	return [...differs('method', request.method, expected.method), ...differs('path', request.path, expected.path), ...contentProblems(request, expected), ...differs('status', request.status, expected.status)];
+export function requestProblems(request: Pick<LoggedRequest, 'method' | 'path' | 'query' | 'json' | 'status' | 'headers'>, expected: ExampleRequest): string[] {
+	return [
+		...differs('method', request.method, expected.method),
+		...differs('path', request.path, expected.path),
+		...contentProblems(request, expected),
+		...differs('status', request.status, expected.status),
+		...(expected.userId === undefined ? [] : differs('UserId header', request.headers.userid, expected.userId)),
+	];
 }
 
 const get = (path: string, query: Record<string, string> = {}): ExampleRequest => ({ method: 'GET', path, query, status: 200 });
@@ -302,12 +310,23 @@ export function operationExamples(ids: FixtureIds) {
 				contactMatchExisting: 'EmailMobile',
 				externalReference: 'FORM-0001',
 				externalIntegration: 'MyIntegrationSource',
-				additionalFields: { title: 'Mr', hasMarketingConsent: true, noteTitle: 'Website enquiry', noteDetails: 'Looking to refinance', utmSource: 'facebook' },
+				// Another adviser of the organisation than the credential's, and a referrer, both From
+				// List: sent as chosen, no look-up (issue 42).
+				allocateTo: { __rl: true, mode: 'list', value: ids.adviserContactIds[1] },
+				additionalFields: {
+					title: 'Mr',
+					hasMarketingConsent: true,
+					noteTitle: 'Website enquiry',
+					noteDetails: 'Looking to refinance',
+					utmSource: 'facebook',
+					sourceReferrerId: { __rl: true, mode: 'list', value: ids.referrer },
+				},
 			},
 			request: {
 				method: 'POST',
 				path: '/jsonapi/leads',
 				query: {},
+				userId: ids.adviserContactIds[1],
 				body: {
 					data: {
 						type: 'leads',
@@ -324,6 +343,7 @@ export function operationExamples(ids: FixtureIds) {
 							noteTitle: 'Website enquiry',
 							noteDetails: 'Looking to refinance',
 							utmSource: 'facebook',
+							sourceReferrerId: ids.referrer,
 						},
 					},
 				},

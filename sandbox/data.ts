@@ -52,9 +52,17 @@ export class SandboxState {
 		this.seeded = seedStore(this.seed, this.sizes, this.dealIds);
 	}
 
-	/** Adviser resource id for a UserId header value, if it is a known adviser contact id. */
+	/** Adviser resource id for a UserId header value, if it is a known adviser contact id (an adviser-details id). */
 	adviserFor(userId: string | undefined): number | undefined {
 		return userId === undefined ? undefined : this.seeded.adviserByContactId.get(userId.trim());
+	}
+
+	/** "First Last" of an adviser (from its adviser-details record), as a note's writtenBy shows it; null when it has none. */
+	adviserName(adviserId: number): string | null {
+		const detailsId = this.store.get('advisers', adviserId)?.rels.adviserDetails;
+		const details = typeof detailsId === 'number' ? this.store.get('adviser-details', detailsId)?.attributes : undefined;
+		const name = [details?.firstName, details?.lastName].filter((part) => typeof part === 'string' && part !== '').join(' ');
+		return name === '' ? null : name;
 	}
 
 	/**

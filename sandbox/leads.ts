@@ -21,6 +21,10 @@
  *   anything is written. A reference without an integration is refused likewise.
  * - `noteTitle` / `noteDetails` become a note on the deal, written by the adviser; `utmCampaign`
  *   goes to a new contact group (the only UTM field a readable type carries).
+ * - `sourceId` + `sourceCategoryId` (an enquiry source) and `sourceReferrerId` (a referrer) must be
+ *   ids of the organisation's lists (`checkSource`).
+ * - The deal is allocated to the adviser of the request's `UserId` (the server has checked it is one
+ *   of the organisation's advisers: 403 otherwise).
  * - Every lead attribute but `customStatusName` and `dealStatus` is write-only (never returned).
  */
 import type { SandboxState } from './data';
@@ -67,10 +71,39 @@ function integrationNamed(state: SandboxState, name: string): number | undefined
 
 const CONTACT_FIELDS = ['title', 'firstName', 'preferredName', 'lastName', 'email', 'mobile', 'dateOfBirth', 'gender', 'maritalStatus', 'hasMarketingConsent', 'isPrimary'];
 
+/**
+ * Where the lead came from: `sourceId` and `sourceCategoryId` are an enquiry source's numbers (GET
+ * /jsonapi/enquiry-sources), `sourceReferrerId` a referrer's id (GET /jsonapi/referrers). The public
+ * description types them and names the lists; what the service does with an id its lists lack is
+ * not said: the sandbox refuses it as a JsonApiDotNetCore validation error (422 pointing at the
+ * attribute), as it refuses an unknown integration. A category without a source is taken as given.
+ */
+function checkSource(state: SandboxState, attributes: Record<string, unknown>): void {
+	const store = state.store;
+	const sources = store.table('enquiry-source').ids().map((id) => store.get('enquiry-source', id)?.attributes ?? {});
+	const { sourceId, sourceCategoryId, sourceReferrerId } = attributes;
+	if (sourceId !== undefined && sourceId !== null) {
+		const source = sources.find((candidate) => candidate.sourceId === sourceId);
+		if (source === undefined) throw new ApiError(422, [validationError('/data/attributes/sourceId', `Enquiry source '${String(sourceId)}' does not exist.`)]);
+		if (sourceCategoryId !== undefined && sourceCategoryId !== null && source.sourceCategoryId !== sourceCategoryId) {
+			throw new ApiError(422, [
+				validationError('/data/attributes/sourceCategoryId', `Enquiry source '${String(sourceId)}' is not in category '${String(sourceCategoryId)}'; its category is '${String(source.sourceCategoryId)}'.`),
+			]);
+		}
+	} else if (sourceCategoryId !== undefined && sourceCategoryId !== null && !sources.some((candidate) => candidate.sourceCategoryId === sourceCategoryId)) {
+		throw new ApiError(422, [validationError('/data/attributes/sourceCategoryId', `Enquiry source category '${String(sourceCategoryId)}' does not exist.`)]);
+	}
+	if (given(sourceReferrerId)) {
+		const known = /^\d+$/.test(sourceReferrerId.trim()) && store.get('referrers', Number(sourceReferrerId.trim())) !== undefined;
+		if (!known) throw new ApiError(422, [validationError('/data/attributes/sourceReferrerId', `Referrer '${sourceReferrerId}' does not exist.`)]);
+	}
+}
+
 /** Creates the lead (contact, deal, note, external reference) and returns the lead's record. */
 export function createLead(state: SandboxState, attributes: Record<string, unknown>, adviserId: number): Rec {
 	const store = state.store;
 	// Everything that can refuse the lead is checked before anything is written.
+	checkSource(state, attributes);
 	const reference = given(attributes.externalReference) ? attributes.externalReference : undefined;
 	const integrationName = given(attributes.externalIntegration) ? attributes.externalIntegration.trim() : undefined;
 	let integration = integrationName === undefined ? undefined : integrationNamed(state, integrationName);
@@ -110,11 +143,9 @@ export function createLead(state: SandboxState, attributes: Record<string, unkno
 		rels: { adviser: adviserId, customStatus: null, contacts: [contact.id] },
 	});
 	if (given(attributes.noteTitle) || given(attributes.noteDetails)) {
-		const adviser = store.get('advisers', adviserId)?.attributes;
-		const writtenBy = adviser ? [adviser.firstName, adviser.lastName].filter(given).join(' ') : '';
 		store.insert('deal-notes', {
 			id: store.table('deal-notes').nextId(),
-			attributes: { title: attributes.noteTitle ?? null, detail: attributes.noteDetails ?? null, writtenBy: writtenBy || null },
+			attributes: { title: attributes.noteTitle ?? null, detail: attributes.noteDetails ?? null, writtenBy: state.adviserName(adviserId) },
 			rels: { deal: dealId },
 		});
 	}

@@ -488,22 +488,61 @@ export const TYPES: Record<string, TypeDef> = {
 			commercialFinanceDiversifiedDeal: one('deals', { update: true }),
 		},
 	},
+	// The organisation's advisers, from the service's public API description (swagger
+	// `AdviserAttributes`, `AdviserDetailAttributes`, `EnquirySourceAttributes`, `ReferrerAttributes`),
+	// not the seed. An `advisers` record is the adviser "family" (a task's assignee takes its id) and
+	// has no name; its `adviser-details` record has the names, and its id is the AdviserContactId that
+	// the UserId header takes (the public README: "displayed in the API Settings page within MyCRM or
+	// from the adviser-details endpoint"). Only the attributes the sandbox fills are listed.
 	advisers: {
 		name: 'advisers',
 		attrs: {
-			firstName: str(),
-			lastName: str(),
-			preferredName: str(),
 			email: str(),
-			mobile: str(),
+			status: str(),
+			jobTitle: str(),
 			isBrokerWebPublic: bool(),
+			countryCode: str(),
+			created: ts(),
+		},
+		rels: {
+			adviserDetails: one('adviser-details'),
+			organisation: one('organisations'),
+			contactGroups: many('contact-groups', { inverse: { type: 'contact-groups', rel: 'adviser' } }),
+		},
+	},
+	'adviser-details': {
+		name: 'adviser-details',
+		attrs: {
+			firstName: str({ max: 100 }),
+			lastName: str({ max: 100 }),
+			preferredName: str({ max: 200 }),
+			email: str({ max: 100 }),
+			mobilePhone: str({ max: 100 }),
 			created: ts(),
 			updated: ts(),
 		},
 		rels: {
-			organisation: one('organisations'),
-			contactGroups: many('contact-groups', { inverse: { type: 'contact-groups', rel: 'adviser' } }),
+			adviser: one('advisers'),
 		},
+	},
+	// The type name is singular (swagger `EnquirySourceEntityType`), the path plural (/enquiry-sources).
+	'enquiry-source': {
+		name: 'enquiry-source',
+		attrs: {
+			sourceCategoryId: int(),
+			sourceCategoryName: str(),
+			sourceId: int(),
+			sourceName: str(),
+		},
+		rels: {},
+	},
+	referrers: {
+		name: 'referrers',
+		attrs: {
+			referrerOrganisationName: str(),
+			referrerName: str(),
+		},
+		rels: {},
 	},
 };
 
@@ -562,13 +601,14 @@ const ep = (
 	type: string,
 	action: ScopeAction,
 	rel?: string,
+	scopeResource = type,
 ): EndpointDef => ({
 	method,
 	path,
 	kind,
 	type,
 	rel,
-	scope: `api.${type}.${action}`,
+	scope: `api.${scopeResource}.${action}`,
 	action,
 	baseCost: BASE_COST[kind],
 });
@@ -619,6 +659,17 @@ export const PUBLIC_DESCRIPTION_ENDPOINTS: readonly EndpointDef[] = [
 	ep('POST', '/deal-notes', 'create', 'deal-notes', 'create'),
 	// `Lead_Post`: scope api.leads (the Leads Postman collection) or api.leads.create (Samples.cs).
 	ep('POST', '/leads', 'create', 'leads', 'create'),
+	// A brokerage's advisers and where leads come from: `Advisers_Get`, `AdviserDetails_Get`,
+	// `EnquirySources_Get`, `Referrers_Get` and their single reads. Scopes as Samples.cs names them
+	// (api.advisers.search, api.adviser-details.search); the enquiry sources' by their path.
+	ep('GET', '/advisers', 'collection', 'advisers', 'search'),
+	ep('GET', '/advisers/{id}', 'single', 'advisers', 'read'),
+	ep('GET', '/adviser-details', 'collection', 'adviser-details', 'search'),
+	ep('GET', '/adviser-details/{id}', 'single', 'adviser-details', 'read'),
+	ep('GET', '/enquiry-sources', 'collection', 'enquiry-source', 'search', undefined, 'enquiry-sources'),
+	ep('GET', '/enquiry-sources/{id}', 'single', 'enquiry-source', 'read', undefined, 'enquiry-sources'),
+	ep('GET', '/referrers', 'collection', 'referrers', 'search'),
+	ep('GET', '/referrers/{id}', 'single', 'referrers', 'read'),
 ];
 
 /** Every endpoint the sandbox serves. */
@@ -636,11 +687,13 @@ export const SCOPE_TABLE: Readonly<Record<string, string>> = Object.fromEntries(
  * Whether the granted scopes satisfy the endpoint: the exact scope, `api`, `api.<resource-type>`
  * or `api.<action>` (for DELETE the `update` action is accepted as well).
  */
-export function scopeSatisfied(granted: readonly string[], endpoint: Pick<EndpointDef, 'type' | 'action'>): boolean {
+export function scopeSatisfied(granted: readonly string[], endpoint: Pick<EndpointDef, 'type' | 'action'> & Partial<Pick<EndpointDef, 'scope'>>): boolean {
 	const actions: ScopeAction[] = endpoint.action === 'delete' ? ['delete', 'update'] : [endpoint.action];
-	const accepted = new Set<string>(['api', `api.${endpoint.type}`]);
+	// The scope's resource: the type's name, or the path's where they differ (enquiry-sources).
+	const resource = endpoint.scope?.split('.')[1] ?? endpoint.type;
+	const accepted = new Set<string>(['api', `api.${resource}`]);
 	for (const action of actions) {
-		accepted.add(`api.${endpoint.type}.${action}`);
+		accepted.add(`api.${resource}.${action}`);
 		accepted.add(`api.${action}`);
 	}
 	return granted.some((scope) => accepted.has(scope));

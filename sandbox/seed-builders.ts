@@ -13,7 +13,7 @@
  */
 import { DAY_MS, Rng, hash32, isoDate, isoTimestamp } from './random';
 import {
-	ADVISERS, AREA_CODES, ASSET_TYPE_WEIGHTS, CONTACT_CATEGORY_NAMES, CREATED_END_MS, CUSTOM_STATUSES, DWELLINGS, EMAIL_DOMAINS, EMPLOYERS,
+	ADVISERS, AREA_CODES, JOINED_ADVISERS, ENQUIRY_SOURCES, REFERRERS, ASSET_TYPE_WEIGHTS, CONTACT_CATEGORY_NAMES, CREATED_END_MS, CUSTOM_STATUSES, DWELLINGS, EMAIL_DOMAINS, EMPLOYERS,
 	FEMALE_NAMES, FEMALE_TITLES, FIRST_CONTACT_REFERENCE, FIRST_ID, FIRST_NAMES, FIRST_TASK_TITLE, GENDER_WEIGHTS, GROUP_SIZE_WEIGHTS,
 	INCOME_TYPES, INCOME_VERIFICATIONS, INTEGRATIONS, LAST_NAMES, LENDERS, MALE_NAMES, MALE_TITLES, MARITAL_STATUS_COUPLE,
 	MARITAL_STATUS_SINGLE, ORGANISATIONS, OTHER_INCOME_FREQUENCIES, PERIODS_PER_YEAR, PLACES, SALARY_FREQUENCIES, SALT,
@@ -21,7 +21,7 @@ import {
 	TASK_PRIORITY_WEIGHTS, TASK_PROGRESS_WEIGHTS, TASK_TITLES, TASK_UTC_OFFSETS, UPDATED_END_MS, UTM_CAMPAIGNS, VEHICLES, WORK_EMAIL_DOMAIN,
 	idOf,
 } from './seed-data';
-import type { Place, SeedRow, SeededType } from './seed-data';
+import type { AdviserRow, Place, SeedRow, SeededType } from './seed-data';
 import { MapTable } from './store';
 import type { Store } from './store';
 
@@ -165,31 +165,75 @@ export const organisations: SeedStep = (ctx) =>
 		};
 	});
 
-/** Advisers 501… of their organisations, from the shared stream. */
+/**
+ * Advisers 501… of their organisations, from the shared stream, each with its adviser-details record
+ * (1001…: the AdviserContactId). The draws and their order are the ones made when an adviser was one
+ * record with its name (created, the mobile, updated), so the records drawn after them stay the same.
+ */
 export const advisers: SeedStep = (ctx) =>
 	fixedRows(ctx, 'advisers', ADVISERS, (a) => {
 		const r = ctx.shared;
 		const created = stamp(r, START_MS - 700 * DAY_MS, START_MS);
-		return {
-			attributes: {
-				firstName: a.first,
-				lastName: a.last,
-				preferredName: null,
-				email: emailFor(a.first, a.last, ORGANISATIONS[a.org].domain),
-				mobile: mobile(r),
-				isBrokerWebPublic: a.isBrokerWebPublic,
-				created: isoTimestamp(created),
-				updated: isoTimestamp(stamp(r, created, UPDATED_END_MS)),
-			},
-			rels: { organisation: idOf('organisations', a.org) },
-		};
+		const phone = mobile(r);
+		const updated = stamp(r, created, UPDATED_END_MS);
+		return adviserRow(ctx, a, { created, updated, phone });
 	});
+
+/**
+ * The advisers who joined later (JOINED_ADVISERS, 507…, details 1007…), after every other type: no
+ * record was allocated to them, and each draws from its own stream.
+ */
+export const joinedAdvisers: SeedStep = (ctx) =>
+	JOINED_ADVISERS.forEach((a, index) => {
+		const r = stream(ctx, SALT.adviser, idOf('advisers', ADVISERS.length + index));
+		const created = stamp(r, CREATED_END_MS - 90 * DAY_MS, CREATED_END_MS);
+		addRow(ctx, 'advisers', adviserRow(ctx, a, { created, updated: created, phone: mobile(r) }));
+	});
+
+/** An advisers record (public description `AdviserAttributes`) and its adviser-details record (`AdviserDetailAttributes`), linked both ways. */
+function adviserRow(ctx: SeedContext, a: AdviserRow, drawn: { created: number; updated: number; phone: string }): SeedRow {
+	const email = emailFor(a.first, a.last, ORGANISATIONS[a.org].domain);
+	const adviserId = tableOf(ctx, 'advisers').nextId();
+	const details = addRow(ctx, 'adviser-details', {
+		attributes: {
+			firstName: a.first,
+			lastName: a.last,
+			preferredName: null,
+			email,
+			mobilePhone: drawn.phone,
+			created: isoTimestamp(drawn.created),
+			updated: isoTimestamp(drawn.updated),
+		},
+		rels: { adviser: adviserId },
+	});
+	return {
+		attributes: {
+			email,
+			status: a.status,
+			jobTitle: a.jobTitle,
+			isBrokerWebPublic: a.isBrokerWebPublic,
+			countryCode: 'AU',
+			created: isoTimestamp(drawn.created),
+		},
+		rels: { organisation: idOf('organisations', a.org), adviserDetails: details },
+	};
+}
 
 /** An adviser's name as a note's `writtenBy` shows it; null for an id that is not a seeded adviser. */
 export function adviserName(adviserId: number): string | null {
-	const adviser = ADVISERS[adviserId - FIRST_ID.advisers];
+	const adviser = [...ADVISERS, ...JOINED_ADVISERS][adviserId - FIRST_ID.advisers];
 	return adviser === undefined ? null : `${adviser.first} ${adviser.last}`;
 }
+
+/** Enquiry sources 201…: fixed rows, nothing drawn. */
+export const enquirySources: SeedStep = (ctx) =>
+	fixedRows(ctx, 'enquiry-source', ENQUIRY_SOURCES, (e) => ({
+		attributes: { sourceCategoryId: e.categoryId, sourceCategoryName: e.category, sourceId: e.sourceId, sourceName: e.source },
+	}));
+
+/** Referrers 301…: fixed rows, nothing drawn. */
+export const referrers: SeedStep = (ctx) =>
+	fixedRows(ctx, 'referrers', REFERRERS, (r) => ({ attributes: { referrerOrganisationName: r.organisation, referrerName: r.name } }));
 
 /** Integrations 11…, from the shared stream. */
 export const integrations: SeedStep = (ctx) =>

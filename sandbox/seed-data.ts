@@ -14,7 +14,12 @@ export const FIRST_ID = {
 	'custom-statuses': 21,
 	'contact-categories': 31,
 	organisations: 41,
+	// Public-description types (swagger of loanmarket/mycrm-api-sample), beyond the seed.
+	'enquiry-source': 201,
+	referrers: 301,
 	advisers: 501,
+	// An adviser's details record's id is the AdviserContactId, the UserId header's value.
+	'adviser-details': 1001,
 	deals: 10001,
 	'deal-structures': 2_000_001,
 	'deal-notes': 3_000_001,
@@ -37,8 +42,8 @@ export function idOf(type: SeededType, index: number): number {
 	return FIRST_ID[type] + index;
 }
 
-/** First adviser contact id (UserId values are 1001, 1002, …). */
-export const ADVISER_CONTACT_ID_BASE = 1001;
+/** First adviser contact id (UserId values are 1001, 1002, …): the first adviser-details id. */
+export const ADVISER_CONTACT_ID_BASE = FIRST_ID['adviser-details'];
 
 /** A record to seed, before it has an id: its stored attributes and its relationships (ids of the records they point at). */
 export interface SeedRow {
@@ -68,6 +73,7 @@ export const SALT = {
 	asset: 10,
 	task: 11,
 	group: 12,
+	adviser: 13,
 	opportunity: 14,
 	dates: 15,
 } as const;
@@ -132,14 +138,76 @@ export const ORGANISATIONS: ReadonlyArray<{
 	{ name: 'Adelaide Hills Finance Pty Ltd', trading: 'Adelaide Hills Finance', domain: 'adelaidehillsfinance.com.au', place: 24, addresses: 0 },
 ];
 
-/** Advisers 501… (UserId 1001…): `org` indexes ORGANISATIONS. */
-export const ADVISERS: ReadonlyArray<{ first: string; last: string; org: number; isBrokerWebPublic: boolean }> = [
-	{ first: 'Sarah', last: 'Mitchell', org: 0, isBrokerWebPublic: true },
-	{ first: 'David', last: 'Nguyen', org: 0, isBrokerWebPublic: true },
-	{ first: 'Priya', last: 'Sharma', org: 1, isBrokerWebPublic: true },
-	{ first: 'Tom', last: "O'Brien", org: 2, isBrokerWebPublic: true },
-	{ first: 'Emma', last: 'Wilson', org: 3, isBrokerWebPublic: true },
-	{ first: 'Marcus', last: 'Chen', org: 4, isBrokerWebPublic: false },
+/**
+ * An adviser as the public API description has one: an `advisers` record (the adviser "family" id,
+ * what a task's assignee takes; `email`, `status`, `jobTitle`, …; no name) and its `adviser-details`
+ * record (names, e-mail, phones), whose id is the AdviserContactId the UserId header takes. `status`
+ * is free text in the description; the sandbox uses Active and Inactive. `org` indexes ORGANISATIONS.
+ */
+export interface AdviserRow {
+	first: string;
+	last: string;
+	org: number;
+	isBrokerWebPublic: boolean;
+	status: 'Active' | 'Inactive';
+	jobTitle: string;
+}
+
+/** Advisers 501… (details, i.e. UserId, 1001…), drawn from the shared stream (seed-builders.ts `advisers`). */
+export const ADVISERS: readonly AdviserRow[] = [
+	{ first: 'Sarah', last: 'Mitchell', org: 0, isBrokerWebPublic: true, status: 'Active', jobTitle: 'Principal Adviser' },
+	{ first: 'David', last: 'Nguyen', org: 0, isBrokerWebPublic: true, status: 'Active', jobTitle: 'Mortgage Broker' },
+	{ first: 'Priya', last: 'Sharma', org: 1, isBrokerWebPublic: true, status: 'Active', jobTitle: 'Mortgage Broker' },
+	{ first: 'Tom', last: "O'Brien", org: 2, isBrokerWebPublic: true, status: 'Active', jobTitle: 'Finance Broker' },
+	{ first: 'Emma', last: 'Wilson', org: 3, isBrokerWebPublic: true, status: 'Active', jobTitle: 'Mortgage Broker' },
+	{ first: 'Marcus', last: 'Chen', org: 4, isBrokerWebPublic: false, status: 'Inactive', jobTitle: 'Credit Analyst' },
+];
+
+/**
+ * Advisers who joined the first organisation after the records above were drawn (507…, details
+ * 1007…): no deal, contact group or task is theirs yet, so seeding them last changes no other record.
+ * Enough advisers of one brokerage to route leads to (examples/lead-routing.json), one inactive.
+ */
+export const JOINED_ADVISERS: readonly AdviserRow[] = [
+	{ first: 'Aisha', last: 'Rahman', org: 0, isBrokerWebPublic: true, status: 'Active', jobTitle: 'Mortgage Broker' },
+	{ first: 'Liam', last: "O'Sullivan", org: 0, isBrokerWebPublic: true, status: 'Active', jobTitle: 'Associate Broker' },
+	{ first: 'Grace', last: 'Taylor', org: 0, isBrokerWebPublic: false, status: 'Inactive', jobTitle: 'Mortgage Broker' },
+];
+
+/**
+ * Enquiry sources 201… (`GET /jsonapi/enquiry-sources`, swagger `EnquirySourceAttributes`): each a
+ * source within a category; a lead's `sourceId` and `sourceCategoryId` take these numbers. The
+ * resource's own id is another number (the description types it as text). "Other" is a source of
+ * two categories: a name alone does not always say which one.
+ */
+export const ENQUIRY_SOURCES: ReadonlyArray<{ categoryId: number; category: string; sourceId: number; source: string }> = [
+	{ categoryId: 1, category: 'Self Generated', sourceId: 11, source: 'Referral from existing client' },
+	{ categoryId: 1, category: 'Self Generated', sourceId: 12, source: 'Past client' },
+	{ categoryId: 1, category: 'Self Generated', sourceId: 13, source: 'Personal network' },
+	{ categoryId: 1, category: 'Self Generated', sourceId: 19, source: 'Other' },
+	{ categoryId: 2, category: 'Online', sourceId: 21, source: 'Website enquiry form' },
+	{ categoryId: 2, category: 'Online', sourceId: 22, source: 'Google Ads' },
+	{ categoryId: 2, category: 'Online', sourceId: 23, source: 'Facebook lead ad' },
+	{ categoryId: 2, category: 'Online', sourceId: 24, source: 'Comparison site' },
+	{ categoryId: 3, category: 'Referral Partner', sourceId: 31, source: 'Real estate agent' },
+	{ categoryId: 3, category: 'Referral Partner', sourceId: 32, source: 'Accountant' },
+	{ categoryId: 3, category: 'Referral Partner', sourceId: 33, source: 'Financial planner' },
+	{ categoryId: 4, category: 'Marketing', sourceId: 41, source: 'Seminar' },
+	{ categoryId: 4, category: 'Marketing', sourceId: 42, source: 'Letterbox drop' },
+	{ categoryId: 4, category: 'Marketing', sourceId: 49, source: 'Other' },
+];
+
+/**
+ * Referrers 301… (`GET /jsonapi/referrers`, swagger `ReferrerAttributes`): a person and the
+ * organisation they refer for; a lead's `sourceReferrerId` takes the id. Two are called Jane Cooper.
+ */
+export const REFERRERS: ReadonlyArray<{ name: string; organisation: string | null }> = [
+	{ name: 'Jane Cooper', organisation: 'Ray White Parramatta' },
+	{ name: 'Ben Walsh', organisation: 'McGrath Bondi' },
+	{ name: 'Priya Patel', organisation: 'Patel & Co Accountants' },
+	{ name: 'Jane Cooper', organisation: 'Cooper Financial Planning' },
+	{ name: "Mark O'Sullivan", organisation: 'LJ Hooker Chatswood' },
+	{ name: 'Chris Lee', organisation: null },
 ];
 
 /** Custom statuses 21… of the first organisation; sortOrder is deliberately not the id order. */

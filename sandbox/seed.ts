@@ -25,9 +25,9 @@
  */
 import type { FixtureIds } from './types';
 import type { SeedContext, SeedStep } from './seed-builders';
-import { advisers, assets, contactGroups, dealSecurities, fixedRows, incomes, integrations, organisations, seededIds, tasks } from './seed-builders';
+import { advisers, assets, contactGroups, dealSecurities, enquirySources, fixedRows, incomes, integrations, joinedAdvisers, organisations, referrers, seededIds, tasks } from './seed-builders';
 import { deals } from './seed-deals';
-import { ADVISERS, ADVISER_CONTACT_ID_BASE, CONTACT_CATEGORIES, CUSTOM_STATUSES, FIRST_ID, idOf } from './seed-data';
+import { ADVISER_CONTACT_ID_BASE, CONTACT_CATEGORIES, CUSTOM_STATUSES, FIRST_ID, idOf } from './seed-data';
 import type { SeededType } from './seed-data';
 import { Rng, hash32 } from './random';
 import { Store } from './store';
@@ -46,7 +46,7 @@ export const DEFAULT_SIZES: Sizes = { deals: 250, contacts: 120, incomes: 150, d
 export interface SeededData {
 	store: Store;
 	ids: FixtureIds;
-	/** Adviser contact id (UserId) → adviser resource id. */
+	/** Adviser contact id (UserId: an adviser-details id) → adviser resource id. */
 	adviserByContactId: Map<string, number>;
 }
 
@@ -56,7 +56,7 @@ export interface SeededData {
  */
 const SEED_STEPS: readonly SeedStep[] = [
 	organisations, // and their organisation-addresses
-	advisers,
+	advisers, // and their adviser-details
 	(ctx) => fixedRows(ctx, 'custom-statuses', CUSTOM_STATUSES),
 	integrations,
 	(ctx) => fixedRows(ctx, 'contact-categories', CONTACT_CATEGORIES),
@@ -66,6 +66,10 @@ const SEED_STEPS: readonly SeedStep[] = [
 	deals, // deal-external-references, leads, deal-structures, deal-notes
 	dealSecurities,
 	tasks,
+	// From the service's public API description: types no other seeded record points at (yet).
+	joinedAdvisers, // and their adviser-details
+	enquirySources,
+	referrers,
 ];
 
 /** The records tests rely on, by what they are (sandbox/types.ts says what each is). */
@@ -102,7 +106,8 @@ function fixtureIds(ctx: SeedContext): FixtureIds {
 		otherIntegration: id('integrations', 2),
 		adviser: id('advisers'),
 		adviserContactId: String(ADVISER_CONTACT_ID_BASE),
-		adviserContactIds: ADVISERS.map((_, index) => String(ADVISER_CONTACT_ID_BASE + index)),
+		adviserContactIds: seededIds(ctx, 'adviser-details').map(String),
+		referrer: id('referrers'),
 	};
 }
 
@@ -130,6 +135,7 @@ export function seedStore(seed: number, sizes: Sizes, dealIds?: readonly number[
 		dealIds,
 	};
 	for (const step of SEED_STEPS) step(ctx);
-	const adviserByContactId = new Map(ADVISERS.map((_, index) => [String(ADVISER_CONTACT_ID_BASE + index), idOf('advisers', index)]));
+	const details = ctx.store.table('adviser-details');
+	const adviserByContactId = new Map(details.ids().map((id) => [String(id), details.get(id)?.rels.adviser as number]));
 	return { store: ctx.store, ids: fixtureIds(ctx), adviserByContactId };
 }

@@ -1147,11 +1147,9 @@ export class SandboxServer {
 			// From the service's public API description (DealNote_Post), not the seed: the note is
 			// written by the acting adviser.
 			this.relatedMustExist(type, doc.relationships);
-			const adviser = this.state.store.get('advisers', adviserId)?.attributes;
-			const writtenBy = adviser ? [adviser.firstName, adviser.lastName].filter((part) => typeof part === 'string' && part !== '').join(' ') : null;
 			const rec: Rec = {
 				id: store.table(type).nextId(),
-				attributes: { title: doc.attributes.title ?? null, detail: doc.attributes.detail ?? null, writtenBy: writtenBy || null },
+				attributes: { title: doc.attributes.title ?? null, detail: doc.attributes.detail ?? null, writtenBy: this.state.adviserName(adviserId) },
 				rels: { deal: doc.relationships.deal as number },
 			};
 			store.insert(type, rec);

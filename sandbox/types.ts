@@ -274,8 +274,10 @@ export interface FixtureIds {
 	adviser: string;
 	/** The adviser contact id of `adviser`: the ready client's UserId. */
 	adviserContactId: string;
-	/** Every adviser contact id that the UserId header accepts. */
+	/** Every adviser contact id that the UserId header accepts (the adviser-details ids, inactive advisers' too). */
 	adviserContactIds: string[];
+	/** A referrer (Jane Cooper of Ray White Parramatta): a lead's sourceReferrerId. */
+	referrer: string;
 }
 
 /**

@@ -34,6 +34,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		action: 'Create a lead',
 		description:
 			"Send a new enquiry (web form, lead ad, referral) to Loan CRM, which takes the matching contact or creates one and opens a deal in New Leads allocated to the adviser of the User ID; the lead's ID is that deal's ID (from the service's public API description, not the seed)",
+		agentDescription:
+			"Send a new enquiry (a person who asked about a loan) to Loan CRM, which takes the matching contact or creates one and opens a deal in New Leads; the lead's ID is that deal's ID. Name the adviser it goes to in Allocate_To (their e-mail address or name), or leave it empty for the usual adviser",
 		shape: 'create',
 		path: '/leads',
 		type: 'leads',
@@ -48,6 +50,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		},
 		idAlias: 'dealId',
 		agentFields: ['firstName', 'lastName', 'email', 'mobile', 'title', 'preferredName', 'dateOfBirth', 'hasMarketingConsent', 'noteTitle', 'noteDetails'],
+		// Allocate To: the lead goes to this adviser (the item's UserId); empty, the node's adviser.
+		allocates: true,
 	},
 	{
 		resource: 'task',

@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: three example workflows run through n8n-core's real engine (the engine harness in
+ * `npm run demo`: five example workflows run through n8n-core's real engine (the engine harness in
  * harness/) against the embedded sandbox, their output printed as tables. No credentials, no
  * internet, nothing beyond `npm ci`.
  *
@@ -8,14 +8,16 @@
  *      then the same form sent again: If Already Exists → Return Existing finds the first contact
  *   3. Web form → lead + note (the Loan CRM part of examples/web-form-to-lead.json), the same form
  *      sent twice: Lead → Create with If Already Exists → Return Existing gives one lead
- *   4. Update a task's progress
+ *   4. Web form → lead routed to the right adviser (examples/lead-routing.json whole, with n8n's own
+ *      Switch and Edit Fields nodes): three submissions from three areas, three advisers
+ *   5. Update a task's progress
  */
 import './env';
 
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { WorkflowRunResult } from '../../harness';
-import { CredentialStore, START_NODE_TYPE, runWorkflow, sandboxCredential } from '../../harness';
+import { CredentialStore, START_NODE_TYPE, defaultRegistry, registerFlowNodes, runWorkflow, sandboxCredential } from '../../harness';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { relatedId } from '../e2e/check-helpers';
@@ -215,11 +217,76 @@ async function webFormToLead(sandbox: Sandbox, store: CredentialStore): Promise<
 	console.log(`  One lead: Loan CRM holds ${sandbox.data.count('deals') - dealsBefore} new deal (#${dealIds[0]}, New Leads) with ${notes.length} notes, one per submission.`);
 }
 
-/** 4. Update a task's progress. */
+/** 4. examples/lead-routing.json, three submissions from three areas. */
+async function leadRouting(sandbox: Sandbox, store: CredentialStore): Promise<void> {
+	// n8n's own Switch and Edit Fields nodes (n8n-nodes-base, a devDependency), in the same engine.
+	registerFlowNodes(defaultRegistry());
+	const example = adaptExample('lead-routing.json', { keep: (node) => node.type !== 'n8n-nodes-base.stickyNote' });
+	heading(
+		'4. Web form → lead routed to the right adviser (three areas, three advisers)',
+		'examples/lead-routing.json with its Form Trigger replaced by three submissions: a Switch on the post code, an Edit Fields node naming the\n' +
+			"area's adviser by e-mail, Loan CRM Leads & Tasks › Lead › Create with Allocate To (By Name or E-mail) and Enquiry Source (By Name,\n" +
+			'from "How did you hear about us?"): each lead goes to its adviser, sent as its request\'s UserId.',
+	);
+	const submission = (first: string, last: string, postCode: string, heard: string) => ({
+		'First name': first,
+		'Last name': last,
+		Email: `${first}.${last}@example.com`.toLowerCase(),
+		Mobile: '0412 555 010',
+		'Post code': postCode,
+		'How did you hear about us?': heard,
+		'How can we help?': 'Looking to buy our first home',
+		submittedAt: new Date().toISOString(),
+		formMode: 'production',
+	});
+	const submissions = [submission('Ruby', 'Tan', '2010', 'Google'), submission('Sam', 'Kowalski', '2500', 'A friend or family member'), submission('Tia', 'Ngata', '4000', 'A comparison site')];
+	const adviserName = (contactId: unknown) => {
+		const details = sandbox.data.get('adviser-details', String(contactId))?.attributes;
+		return details === undefined ? String(contactId) : `${String(details.firstName)} ${String(details.lastName)}`;
+	};
+	const rows: IDataObject[] = [];
+	for (const sent of submissions) {
+		const before = sandbox.apiRequests().length;
+		const result = await submit(example, [sent], store);
+		ensureRan(result, 'Web form → the right adviser');
+		const [lead] = json(result, 'Create lead for the adviser');
+		const requests = sandbox.apiRequests().slice(before);
+		const post = requests.find((request) => request.method === 'POST' && request.path === '/jsonapi/leads');
+		const attributes = (post?.json as { data?: { attributes?: IDataObject } } | undefined)?.data?.attributes ?? {};
+		const source = sandbox.data.list('enquiry-source').find((record) => record.attributes.sourceId === attributes.sourceId)?.attributes;
+		const deal = sandbox.data.get('deals', String(lead?.dealId));
+		const dealAdviser = (deal?.relationships.adviser as { id: string } | null | undefined)?.id;
+		const allocated = sandbox.data.list('adviser-details').find((details) => relatedId(details, 'adviser') === dealAdviser);
+		rows.push({
+			name: `${sent['First name']} ${sent['Last name']}`,
+			postCode: sent['Post code'],
+			heard: sent['How did you hear about us?'],
+			userId: post?.headers.userid,
+			dealId: lead?.dealId,
+			allocated: allocated === undefined ? '?' : adviserName(allocated.id),
+			source: source === undefined ? '' : `${String(source.sourceCategoryName)} › ${String(source.sourceName)}`,
+			lookups: requests.filter((request) => request.method === 'GET').length,
+		});
+	}
+	printTable(rows, {
+		Submission: (r) => r.name,
+		'Post code': (r) => r.postCode,
+		'Heard of us': (r) => r.heard,
+		'UserId sent': (r) => `${String(r.userId)} (${adviserName(r.userId)})`,
+		'Deal ID': (r) => r.dealId,
+		'Deal allocated to': (r) => r.allocated,
+		'Enquiry source': (r) => r.source,
+	});
+	const advisers = new Set(rows.map((row) => row.allocated));
+	if (advisers.size !== 3 || rows.some((row) => row.allocated !== adviserName(row.userId))) throw new Error(`the three leads went to ${[...advisers].join(', ')}, expected three advisers, each the one its request named`);
+	console.log(`  Three areas, three advisers; each submission made ${rows.map((row) => String(row.lookups)).join(', ')} look-ups (the adviser by e-mail, the enquiry source by name, If Already Exists) before its one POST /jsonapi/leads.`);
+}
+
+/** 5. Update a task's progress. */
 async function taskProgress(sandbox: Sandbox, store: CredentialStore): Promise<void> {
 	const ids = sandbox.data.ids;
 	heading(
-		"4. Update a task's progress",
+		"5. Update a task's progress",
 		'Loan CRM Leads & Tasks › Task › Update, Update Fields Progress / Priority / Due Date from each incoming item.',
 	);
 	const changes = [
@@ -272,6 +339,7 @@ async function main(): Promise<void> {
 		await settledThisMonth(sandbox, store);
 		await webFormToContact(sandbox, store);
 		await webFormToLead(sandbox, store);
+		await leadRouting(sandbox, store);
 		await taskProgress(sandbox, store);
 		const api = sandbox.apiRequests();
 		console.log(

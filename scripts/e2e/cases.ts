@@ -18,6 +18,8 @@ export interface ExpectedRequest {
 	/** Path without the query, e.g. `/jsonapi/deals`; a RegExp for paths with ids assigned at run time. */
 	path: string | RegExp;
 	status?: number;
+	/** Its UserId header, when not the credential's (a lead's Allocate To). */
+	userId?: string;
 	/** Extra checks on the request; return a message for each problem. */
 	check?: (request: LoggedRequest) => string[];
 }
@@ -81,7 +83,7 @@ function queryIs(expected: Record<string, string>): (request: LoggedRequest) => 
 
 /** The table's request as the e2e finds it (method and path) and checks it (status, query and body exactly). */
 function tableRequest(expected: ExampleRequest): ExpectedRequest {
-	return { method: expected.method, path: expected.path, status: expected.status, check: (request) => contentProblems(request, expected) };
+	return { method: expected.method, path: expected.path, status: expected.status, userId: expected.userId, check: (request) => contentProblems(request, expected) };
 }
 
 /**

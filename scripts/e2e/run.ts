@@ -13,8 +13,8 @@
  *      renewal after a 401 across executions; a failing request without Continue On Fail
  *   6. n8n start with the trigger workflows published: polls, emits each change once; Deal Status
  *      Changed emits each move into Settled once and no edit; the Contacts Trigger emits a new contact;
- *      on one version, the web-form example's form sent twice (web-form.ts), and the web-form-to-lead
- *      example's (web-form-lead.ts)
+ *      on one version, the web-form example's form sent twice (web-form.ts), the web-form-to-lead
+ *      example's (web-form-lead.ts), and the lead-routing example's from three areas (lead-routing.ts)
  *   7. on the newest n8n only (they do not depend on the version), twice — with and without durable
  *      poll cursors, each in its own user folder: n8n stopped while deals change, then started
  *      again; n8n killed during a long poll (restarts.ts)
@@ -58,6 +58,8 @@ import type { WebFormScenario } from './web-form';
 import { WEB_FORM_N8N_VERSION, WEB_FORM_WORKFLOW_ID, checkWebFormTwice, webFormScenario } from './web-form';
 import type { WebFormLeadScenario } from './web-form-lead';
 import { WEB_FORM_LEAD_WORKFLOW_ID, checkWebFormLeadTwice, webFormLeadScenario } from './web-form-lead';
+import type { LeadRoutingScenario } from './lead-routing';
+import { LEAD_ROUTING_WORKFLOW_ID, checkLeadRouting, leadRoutingScenario } from './lead-routing';
 import { checkCustomApiCall, checkCustomApiCallEditor, customApiCallWorkflow, httpRequestNodeVersion } from './custom-api-call';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 import { loadPackageSource } from '../../harness/package-source';
@@ -101,9 +103,10 @@ function describeRequest(request: LoggedRequest): string {
 }
 
 /** Header checks every API request must pass. */
-function headerProblems(sandbox: Sandbox, request: LoggedRequest): string[] {
+/** The headers every request carries: the UserId (the credential's, or the one the case expects), a token, the media type. */
+function headerProblems(sandbox: Sandbox, request: LoggedRequest, userId = sandbox.userId): string[] {
 	const problems: string[] = [];
-	if (request.headers.userid !== sandbox.userId) problems.push(`${request.method} ${request.path}: UserId header ${JSON.stringify(request.headers.userid)}, expected ${sandbox.userId}`);
+	if (request.headers.userid !== userId) problems.push(`${request.method} ${request.path}: UserId header ${JSON.stringify(request.headers.userid)}, expected ${userId}`);
 	if (!/^Bearer \S+/.test(request.headers.authorization ?? '')) problems.push(`${request.method} ${request.path}: no Bearer token (Authorization ${JSON.stringify(request.headers.authorization)})`);
 	if (request.headers.accept !== 'application/vnd.api+json') problems.push(`${request.method} ${request.path}: Accept ${JSON.stringify(request.headers.accept)}`);
 	return problems;
@@ -178,7 +181,7 @@ function checkOperations(
 }
 
 function requestProblems(sandbox: Sandbox, expected: ExpectedRequest, request: LoggedRequest): string[] {
-	const problems = headerProblems(sandbox, request);
+	const problems = headerProblems(sandbox, request, expected.userId);
 	const expectedStatus = expected.status ?? 200;
 	if (request.status !== expectedStatus) problems.push(`${describeRequest(request)}: status ${request.status}, expected ${expectedStatus}; body ${excerpt(request.body, 300)}`);
 	if (expected.check) problems.push(...expected.check(request).map((problem) => `${request.method} ${request.path}: ${problem}`));
@@ -233,6 +236,8 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	let webForm: WebFormScenario | undefined;
 	// examples/web-form-to-lead.json sent twice, on the same version (web-form-lead.ts).
 	let webFormLead: WebFormLeadScenario | undefined;
+	// examples/lead-routing.json, its form sent from three areas, on the same version (lead-routing.ts).
+	let leadRouting: LeadRoutingScenario | undefined;
 	const contactSink = await startSink('/loan-crm-contacts');
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
@@ -251,6 +256,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		const credential = E2E_CREDENTIAL;
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webForm = await webFormScenario(sandbox, credential);
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webFormLead = await webFormLeadScenario(credential);
+		if (N8N_VERSION === WEB_FORM_N8N_VERSION) leadRouting = await leadRoutingScenario(credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
 		const ids = sandbox.data.ids;
 		const cases = contractCases(sandbox);
@@ -271,6 +277,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			transitionWorkflow(transitionSink.url, credential),
 			...(webForm ? [webForm.workflow] : []),
 			...(webFormLead ? [webFormLead.workflow] : []),
+			...(leadRouting ? [leadRouting.workflow] : []),
 			contactsTriggerWorkflow(contactSink.url, credential),
 			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
@@ -380,6 +387,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			await timings.step('n8n publish:workflow (Deal Status Changed)', () => n8n.publish(WORKFLOW_IDS.transition));
 			if (webForm) await timings.step('n8n publish:workflow (web form example)', () => n8n.publish(WEB_FORM_WORKFLOW_ID));
 			if (webFormLead) await timings.step('n8n publish:workflow (web form → lead example)', () => n8n.publish(WEB_FORM_LEAD_WORKFLOW_ID));
+			if (leadRouting) await timings.step('n8n publish:workflow (lead routing example)', () => n8n.publish(LEAD_ROUTING_WORKFLOW_ID));
 			await timings.step('n8n publish:workflow (Contacts Trigger)', () => n8n.publish(WORKFLOW_IDS.contacts));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start());
@@ -403,6 +411,13 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 				record('examples/web-form-to-lead.json, its form sent twice: one lead, one note per submission (the second run finds the deal)', leadProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
 			} else {
 				console.log(`  SKIP    examples/web-form-to-lead.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
+			}
+			const leadRoutingRun = leadRouting;
+			if (leadRoutingRun) {
+				const routingProblems = await timings.step('lead routing example: three areas', () => checkLeadRouting(port, sandbox, leadRoutingRun));
+				record('examples/lead-routing.json, its form sent from three areas: three leads, each allocated to its area\'s adviser (UserId), each with its enquiry source', routingProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
+			} else {
+				console.log(`  SKIP    examples/lead-routing.json from three areas: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
 			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, sandboxCredential(sandbox), credential));
 			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
@@ -444,6 +459,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		transitionSink.server.close();
 		webForm?.sink.close();
 		webFormLead?.sink.close();
+		leadRouting?.sink.close();
 		contactSink.server.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);

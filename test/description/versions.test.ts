@@ -73,7 +73,7 @@ describe('version 1.1: new nodes', () => {
 					wired += expected.length;
 				}
 			}
-			expect(wired).toBe(108); // 92 + If_Already_Exists on the three creates that can match an existing record + Lead → Create's 10 agentFields + Deal Note → Create's 3
+			expect(wired).toBe(109); // 92 + If_Already_Exists on the three creates that can match an existing record + Lead → Create's 10 agentFields and Allocate_To + Deal Note → Create's 3
 		},
 	);
 

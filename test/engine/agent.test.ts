@@ -180,7 +180,9 @@ describe('version 1 (saved workflows): errors the caller can correct itself from
 
 	it('a value outside the known list: the parameter as the caller knows it and the known values', async () => {
 		const { answers } = await agent([UPDATE_TASK], [{ tool: 'Update_task', args: { taskId: Number(ids().task), progress: 'Done' } }]);
-		expect(answers[0].error).toContain('Loan CRM rejected the data (422): field "progress": ');
+		// The parameter in place of the service's attribute name (issue 42).
+		expect(answers[0].error).toContain('Loan CRM rejected the data (422): "Update Fields → Progress" (tool argument "progress"): ');
+		expect(answers[0].error).not.toContain('field "progress"');
 		expect(answers[0].error).toContain('. Parameter "Update Fields → Progress" (tool argument "progress") takes one of: NotStarted, InProgress, OnHold, Completed, NotRequired');
 		const requests = env.sandbox.apiRequests();
 		expect(requests.map((request) => [request.method, request.path, request.status])).toEqual([['PATCH', `/jsonapi/tasks/${ids().task}`, 422]]);

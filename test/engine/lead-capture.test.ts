@@ -57,7 +57,10 @@ describe('Lead → Create', () => {
 		expect(result.error).toBeUndefined();
 		expect(requestLines()).toEqual(['POST /jsonapi/leads']);
 		const [post] = posts();
-		expectJsonApiHeaders(env.sandbox.userId, post, true);
+		// Allocated to the example's adviser (Allocate To), not the credential's.
+		const allocatedTo = 'userId' in request ? request.userId : undefined;
+		expect(allocatedTo).toBe(ids().adviserContactIds[1]);
+		expectJsonApiHeaders(String(allocatedTo), post, true);
 		// The document the example states once (harness/operation-examples.ts), for the engine tests and the e2e.
 		expect(bodyOf(post)).toEqual('body' in request ? request.body : 'the example states no body');
 		expect(env.sandbox.data.count('deals')).toBe(deals + 1);
@@ -67,6 +70,9 @@ describe('Lead → Create', () => {
 		expect(items[0]).toEqual({ id, type: 'leads', dealId: id, dealStatus: 'NewLeads', customStatusName: null });
 		expect(Object.keys(items[0]).slice(0, 3)).toEqual(['id', 'type', 'dealId']);
 		expect(env.sandbox.data.get('deals', id)?.attributes).toMatchObject({ dealStatus: 'NewLeads', name: 'Flintstone, Fred' });
+		// The deal is the allocated adviser's: the family id of the adviser-details record picked.
+		const details = env.sandbox.data.get('adviser-details', String(allocatedTo));
+		expect(env.sandbox.data.get('deals', id)?.relationships.adviser).toEqual(details?.relationships.adviser);
 	});
 
 	it('Match Existing Contact By starts on Email and is sent when not changed; an existing e-mail gives no new contact', async () => {
@@ -376,7 +382,7 @@ describe('as AI agent tools (version 1.1, as the editor adds them)', () => {
 		const byName = Object.fromEntries(listed.tools.map((tool) => [tool.name, tool]));
 		expect(Object.keys(byName).sort()).toEqual(['Create_a_deal_note_in_Loan_CRM', 'Create_a_lead_in_Loan_CRM']);
 		expect(Object.keys(byName.Create_a_lead_in_Loan_CRM.schema).sort()).toEqual(
-			['First_Name', 'Last_Name', 'Email', 'Mobile', 'Title', 'Preferred_Name', 'Date_Of_Birth', 'Has_Marketing_Consent', 'Note_Title', 'Note_Details', 'If_Already_Exists'].sort(),
+			['First_Name', 'Last_Name', 'Email', 'Mobile', 'Title', 'Preferred_Name', 'Date_Of_Birth', 'Has_Marketing_Consent', 'Note_Title', 'Note_Details', 'Allocate_To', 'If_Already_Exists'].sort(),
 		);
 		expect(byName.Create_a_lead_in_Loan_CRM.description).toContain("the lead's ID is that deal's ID");
 		expect(Object.keys(byName.Create_a_deal_note_in_Loan_CRM.schema).sort()).toEqual(['Deal', 'Detail', 'Title']);
@@ -402,5 +408,25 @@ describe('as AI agent tools (version 1.1, as the editor adds them)', () => {
 			attributes: { title: 'Called back', detail: 'Booked a meeting' },
 			relationships: { deal: { data: { type: 'deals', id: String(lead.dealId) } } },
 		});
+		// Without Allocate_To: the credential's adviser.
+		expect(posts()[0].headers.userid).toBe(env.sandbox.userId);
+	});
+
+	it('the tool description says the model can name the adviser; Allocate_To by e-mail or name goes to that adviser', async () => {
+		const registry = createToolRegistry();
+		const tools = [toolAsTheEditorAddsIt(registry, 'loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create' })];
+		const listed = await runAgent(registry, env.store, tools, []);
+		const [tool] = listed.tools;
+		expect(tool.description).toContain('Name the adviser it goes to in Allocate_To (their e-mail address or name), or leave it empty for the usual adviser.');
+		expect(tool.description).toContain('Allocate_To (the adviser the lead goes to, by e-mail address or name as in Loan CRM, or contact ID, empty for the usual adviser)');
+		const details = env.sandbox.data.list('adviser-details');
+		const [aisha, liam] = ['Aisha', 'Liam'].map((first) => details.find((record) => record.attributes.firstName === first));
+		const { answers } = await runAgent(registry, env.store, tools, [
+			{ tool: tool.name, args: { First_Name: 'Bo', Email: 'bo@example.com', Allocate_To: String(aisha?.attributes.email) } },
+			{ tool: tool.name, args: { First_Name: 'Cy', Email: 'cy@example.com', Allocate_To: "Liam O'Sullivan" } },
+			{ tool: tool.name, args: { First_Name: 'Di', Email: 'di@example.com', Allocate_To: 'Nobody Here' } },
+		]);
+		expect(answers.map((answer) => answer.error)).toEqual([undefined, undefined, expect.stringMatching(/^Loan CRM has no adviser named "Nobody Here"\. Check parameter "Allocate To" \(tool argument "Allocate_To"\)/)]);
+		expect(posts().map((request) => request.headers.userid)).toEqual([aisha?.id, liam?.id]);
 	});
 });

@@ -163,7 +163,7 @@ describe('From List: searching deals and contacts as the user types', () => {
 });
 
 describe('Every ID parameter is a resource locator, checked in the editor', () => {
-	it('deal, lead and contact IDs have From List and By ID; every other ID only By ID, with a hint saying where it comes from', () => {
+	it('deal, lead, contact, adviser, enquiry source and referrer IDs have From List and By ID; every other ID only By ID, with a hint saying where it comes from', () => {
 		const withList: string[] = [];
 		const byIdOnly: string[] = [];
 		for (const node of ACTION_NODES) {
@@ -175,9 +175,11 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				expect([where, property.type]).toEqual([where, 'resourceLocator']);
 				const byId = property.modes?.find((mode) => mode.name === 'id');
 				const list = property.name.endsWith('Ids');
+				// A referrer's ID is text to the service: By ID takes it unchecked.
+				const textId = property.name === 'sourceReferrerId';
 				expect([where, byId?.validation]).toEqual([
 					where,
-					[{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: `${property.displayName} must be ${list ? 'whole numbers' : 'a whole number'} from 1 to 2147483647${list ? ', separated by commas' : ''}` } }],
+					textId ? undefined : [{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: `${property.displayName} must be ${list ? 'whole numbers' : 'a whole number'} from 1 to 2147483647${list ? ', separated by commas' : ''}` } }],
 				]);
 				if (property.modes?.some((mode) => mode.name === 'list')) {
 					withList.push(where);
@@ -204,6 +206,16 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				'loanCrmLeadsAndTasks updateFields.residentialDealId .',
 				'loanCrmLeadsAndTasks updateFields.assetFinanceDiversifiedDealId .',
 				'loanCrmLeadsAndTasks updateFields.commercialFinanceDiversifiedDealId .',
+				// Advisers (issue 42): the same list everywhere one is picked, also By Name or E-mail (and
+				// Allocate To, whose name does not end in Id: the next test counts it).
+				'loanCrmLeadsAndTasks updateFields.assigneeId .',
+				'loanCrmDeals requestOptions.userId .',
+				'loanCrmContacts requestOptions.userId .',
+				'loanCrmLeadsAndTasks requestOptions.userId .',
+				'loanCrmOrganisationsAndAssets requestOptions.userId .',
+				// Where a lead came from.
+				'loanCrmLeadsAndTasks additionalFields.sourceId .',
+				'loanCrmLeadsAndTasks additionalFields.sourceReferrerId .',
 			].sort(),
 		);
 		expect([...new Set(byIdOnly)].sort()).toEqual(
@@ -216,19 +228,14 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				'loanCrmDeals dealNoteId dealNote.update',
 				'loanCrmDeals dealNoteId dealNote.delete',
 				'loanCrmDeals incomeId income.get',
-				'loanCrmDeals requestOptions.userId .',
 				'loanCrmContacts additionalFields.contactGroupId .',
 				'loanCrmContacts contactExternalReferenceId contactExternalReference.getContact',
 				'loanCrmContacts contactExternalReferenceId contactExternalReference.update',
 				'loanCrmContacts contactCategoryId contactCategory.update',
-				'loanCrmContacts requestOptions.userId .',
 				'loanCrmLeadsAndTasks taskId task.update',
-				'loanCrmLeadsAndTasks updateFields.assigneeId .',
 				'loanCrmLeadsAndTasks updateFields.contactGroupIds .',
-				'loanCrmLeadsAndTasks requestOptions.userId .',
 				'loanCrmOrganisationsAndAssets organisationId organisation.getAddresses',
 				'loanCrmOrganisationsAndAssets assetId asset.getAddresses',
-				'loanCrmOrganisationsAndAssets requestOptions.userId .',
 			].sort(),
 		);
 	});
@@ -258,8 +265,9 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				}
 			}
 		}
-		// The ten From List locators of the test above (Deal Note → Create's Deal the tenth).
-		expect(checked.size).toBe(10);
+		// The From List locators of the test above: ten of deals, leads and contacts (Deal Note →
+		// Create's Deal the tenth), six of advisers, two of a lead's source.
+		expect(checked.size).toBe(18);
 	});
 
 	it('By ID accepts exactly what the node accepts at run time (whole numbers 1 to 2147483647)', () => {

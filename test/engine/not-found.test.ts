@@ -149,7 +149,7 @@ describe('a write naming a related record the service does not have', () => {
 		const [request] = env.sandbox.apiRequests();
 		expect([request.method, request.path, request.status]).toEqual(['POST', '/jsonapi/deal-external-references', 404]);
 		expect(result.error?.message).toBe('Loan CRM has no integration with ID 99. Check parameter "Integration ID"');
-		expect(result.error?.description).toContain(`Loan CRM said: relationship "integration": A related resource does not exist. Related resource of type 'integrations' with ID '99'`);
+		expect(result.error?.description).toContain(`Loan CRM said: "Integration ID": A related resource does not exist. Related resource of type 'integrations' with ID '99'`);
 	});
 
 	it('Task → Update with unknown contact groups: the IDs as sent, one of which is missing', async () => {

@@ -349,7 +349,8 @@ export function defineReliabilitySuite(rateLimit: false | RateLimitConfig): void
 		it('an enum value outside the list is sent as given and the service decides', async () => {
 			const result = await run('hostile input', 'loanCrmLeadsAndTasks', { resource: 'task', operation: 'update', taskId: ids().task, updateFields: { progress: '={{ "Abandoned" }}' } });
 			expect((sandbox.apiRequests()[0].json as { data: { attributes: IDataObject } }).data.attributes.progress).toBe('Abandoned');
-			expect(result.error?.message).toMatch(/rejected the data \(422\): field "progress"/);
+			// The parameter the user changes, not the service's attribute name (issue 42).
+			expect(result.error?.message).toMatch(/rejected the data \(422\): "Update Fields → Progress": /);
 		});
 
 		it.each([

@@ -86,7 +86,9 @@ describe('sandbox data', () => {
 		expect(sb.data.get('leads', f.lead)?.attributes).toEqual({ customStatusName: 'Awaiting valuation', dealStatus: 'InProgress' });
 		expect(sb.data.get('tasks', f.task)?.relationships).toMatchObject({ residentialDeal: null, contactGroups: [{ type: 'contact-groups', id: f.contactGroup }] });
 		expect(sb.data.get('integrations', f.integration)?.attributes.name).toBe('MyIntegrationSource');
-		expect(sb.data.get('advisers', f.adviser)?.attributes).toMatchObject({ firstName: 'Sarah', lastName: 'Mitchell' });
+		expect(sb.data.get('advisers', f.adviser)?.attributes).toMatchObject({ status: 'Active', email: 'sarah.mitchell@harbourcityloans.com.au' });
+		expect(sb.data.get('advisers', f.adviser)?.relationships.adviserDetails).toEqual({ type: 'adviser-details', id: f.adviserContactId });
+		expect(sb.data.get('adviser-details', f.adviserContactId)?.attributes).toMatchObject({ firstName: 'Sarah', lastName: 'Mitchell' });
 		expect(sb.userId).toBe(f.adviserContactId);
 		expect(f.adviserContactId).toBe('1001');
 		for (const value of Object.values(f)) {

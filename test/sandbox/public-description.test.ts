@@ -18,11 +18,19 @@ describe('sandbox: endpoints from the public API description', () => {
 	afterAll(() => sb.close());
 	beforeEach(() => sb.data.reset());
 
-	it('lists exactly GET /integrations, POST /deal-notes and POST /leads, each with its scope', () => {
+	it('lists exactly GET /integrations, POST /deal-notes, POST /leads and the brokerage lists, each with its scope', () => {
 		expect(PUBLIC_DESCRIPTION_ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.scope}`)).toEqual([
 			'GET /integrations api.integrations.search',
 			'POST /deal-notes api.deal-notes.create',
 			'POST /leads api.leads.create',
+			'GET /advisers api.advisers.search',
+			'GET /advisers/{id} api.advisers.read',
+			'GET /adviser-details api.adviser-details.search',
+			'GET /adviser-details/{id} api.adviser-details.read',
+			'GET /enquiry-sources api.enquiry-sources.search',
+			'GET /enquiry-sources/{id} api.enquiry-sources.read',
+			'GET /referrers api.referrers.search',
+			'GET /referrers/{id} api.referrers.read',
 		]);
 	});
 

@@ -34,7 +34,8 @@ function summary(seed: number, sizes: Sizes, dealIds?: readonly number[]): strin
 describe('the seeded store', () => {
 	it('holds the same records for the default sizes', () => {
 		expect(summary(20261121, DEFAULT_SIZES)).toEqual([
-			'advisers: 6 records, next 507, 6b3499e801a7',
+			'adviser-details: 9 records, next 1010, fe09b9440db7',
+			'advisers: 9 records, next 510, 52a4117d873a',
 			'assets: 60 records, next 8000061, e0b8d515876f',
 			'contact-categories: 8 records, next 39, 4c974f439f70',
 			'contact-external-references: 61 records, next 7000062, 227f9801a220',
@@ -46,20 +47,23 @@ describe('the seeded store', () => {
 			'deal-securities: 150 records, next 5000151, 51d17c4d786e',
 			'deal-structures: 341 records, next 2000342, c2dfb8a38bc7',
 			'deals: 250 records, next 10251, b9743e6b26e5',
+			'enquiry-source: 14 records, next 215, 5e60b8911efa',
 			'financial-address: 25 records, next 8500026, bc419f607fed',
 			'incomes: 150 records, next 7500151, 5cb110d17d01',
 			'integrations: 4 records, next 15, cb346a6e4011',
 			'leads: 250 records, next 10251, 863e8b9637e6',
 			'organisation-addresses: 6 records, next 9000007, aecf912d0105',
 			'organisations: 5 records, next 46, 95d31895ebe5',
+			'referrers: 6 records, next 307, 1db0c9902f16',
 			'tasks: 40 records, next 9500041, 036e12c1dcf2',
-			'fixture ids 19cdc46c04b6, advisers by UserId 8ee6ebdaf1c2',
+			'fixture ids 19c901fd3ee9, advisers by UserId 24fa8c80b258',
 		]);
 	});
 
 	it('holds the same records for a tiny store and for none', () => {
 		expect(summary(7, { deals: 5, contacts: 3, incomes: 2, dealSecurities: 4 })).toEqual([
-			'advisers: 6 records, next 507, 5f27f1ee739f',
+			'adviser-details: 9 records, next 1010, 1cf14a778e0c',
+			'advisers: 9 records, next 510, bfa5696196cb',
 			'assets: 20 records, next 8000021, 3422abbcfe58',
 			'contact-categories: 8 records, next 39, 4c974f439f70',
 			'contact-external-references: 1 records, next 7000002, 8346323702ef',
@@ -71,17 +75,20 @@ describe('the seeded store', () => {
 			'deal-securities: 4 records, next 5000005, f69f31cc48ec',
 			'deal-structures: 5 records, next 2000006, 579e5e293887',
 			'deals: 5 records, next 10006, eed5183270c3',
+			'enquiry-source: 14 records, next 215, 5e60b8911efa',
 			'financial-address: 8 records, next 8500009, 5bbdf7974125',
 			'incomes: 2 records, next 7500003, 5390894f7a23',
 			'integrations: 4 records, next 15, 9e8e9a77c190',
 			'leads: 5 records, next 10006, 9d18a92e0e9f',
 			'organisation-addresses: 6 records, next 9000007, d0cd0bebf56e',
 			'organisations: 5 records, next 46, 80df54dc2b06',
+			'referrers: 6 records, next 307, 1db0c9902f16',
 			'tasks: 40 records, next 9500041, 2a83531b90c7',
-			'fixture ids 19cdc46c04b6, advisers by UserId 8ee6ebdaf1c2',
+			'fixture ids 19c901fd3ee9, advisers by UserId 24fa8c80b258',
 		]);
 		expect(summary(20261121, { deals: 0, contacts: 0, incomes: 0, dealSecurities: 0 })).toEqual([
-			'advisers: 6 records, next 507, e9dad0818d8b',
+			'adviser-details: 9 records, next 1010, fe09b9440db7',
+			'advisers: 9 records, next 510, 587f136bf212',
 			'assets: 20 records, next 8000021, f315c002982f',
 			'contact-categories: 8 records, next 39, 4c974f439f70',
 			'contact-external-references: 0 records, next 7000001, 4f53cda18c2b',
@@ -93,20 +100,23 @@ describe('the seeded store', () => {
 			'deal-securities: 0 records, next 5000001, 4f53cda18c2b',
 			'deal-structures: 0 records, next 2000001, 4f53cda18c2b',
 			'deals: 0 records, next 10001, 4f53cda18c2b',
+			'enquiry-source: 14 records, next 215, 5e60b8911efa',
 			'financial-address: 8 records, next 8500009, 3092577b6d86',
 			'incomes: 0 records, next 7500001, 4f53cda18c2b',
 			'integrations: 4 records, next 15, 513839c4c859',
 			'leads: 0 records, next 10001, 4f53cda18c2b',
 			'organisation-addresses: 6 records, next 9000007, aecf912d0105',
 			'organisations: 5 records, next 46, 95d31895ebe5',
+			'referrers: 6 records, next 307, 1db0c9902f16',
 			'tasks: 40 records, next 9500041, e8a8a0b63b0b',
-			'fixture ids 52d82dad18e0, advisers by UserId 8ee6ebdaf1c2',
+			'fixture ids 2352d5e49506, advisers by UserId 24fa8c80b258',
 		]);
 	});
 
 	it('holds the same records for a deal id layout with gaps', () => {
 		expect(summary(20261121, DEFAULT_SIZES, idLayout('clusteredSparse', 500))).toEqual([
-			'advisers: 6 records, next 507, 6b3499e801a7',
+			'adviser-details: 9 records, next 1010, fe09b9440db7',
+			'advisers: 9 records, next 510, 52a4117d873a',
 			'assets: 60 records, next 8000061, e0b8d515876f',
 			'contact-categories: 8 records, next 39, 4c974f439f70',
 			'contact-external-references: 61 records, next 7000062, 227f9801a220',
@@ -118,14 +128,16 @@ describe('the seeded store', () => {
 			'deal-securities: 150 records, next 5000151, 0dc9c2257acf',
 			'deal-structures: 662 records, next 2008441, b449cbf6cf24',
 			'deals: 500 records, next 16310, 98a220eec7bd',
+			'enquiry-source: 14 records, next 215, 5e60b8911efa',
 			'financial-address: 25 records, next 8500026, bc419f607fed',
 			'incomes: 150 records, next 7500151, 5cb110d17d01',
 			'integrations: 4 records, next 15, 3ff35233eed3',
 			'leads: 500 records, next 16310, 9e2b87058071',
 			'organisation-addresses: 6 records, next 9000007, aecf912d0105',
 			'organisations: 5 records, next 46, 95d31895ebe5',
+			'referrers: 6 records, next 307, 1db0c9902f16',
 			'tasks: 40 records, next 9500041, 3220c587b7c4',
-			'fixture ids 19cdc46c04b6, advisers by UserId 8ee6ebdaf1c2',
+			'fixture ids 19c901fd3ee9, advisers by UserId 24fa8c80b258',
 		]);
 	});
 });

@@ -34,9 +34,17 @@ describe('the examples as npm run dev imports them', () => {
 		const form = workflows.find((workflow) => workflow.nodes.some((node) => node.type === 'n8n-nodes-base.formTrigger'));
 		expect(form?.nodes.filter((node) => node.disabled === true)).toEqual([]);
 		// web-form-to-lead.json: its Slack node off, its Form Trigger and Loan CRM nodes on.
-		const lead = workflows.find((workflow) => workflow.nodes.some((node) => node.type === 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks'));
+		const lead = workflows.find((workflow) => workflow.name.includes('lead + note'));
 		expect(lead?.nodes.filter((node) => node.disabled === true).map((node) => node.name)).toEqual(['Post to #new-leads']);
 		expect(String(lead?.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote')?.parameters.content)).toContain('*Post to #new-leads* is imported disabled');
+	});
+
+	it('lead-routing.json: nothing to disable (the Form Trigger, the Switch and the Edit Fields nodes need no credential)', () => {
+		const routing = workflows.find((workflow) => workflow.name.includes('routed to the right adviser'));
+		expect(routing?.nodes.map((node) => node.type).sort()).toEqual(
+			['n8n-nodes-base.formTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.set', 'n8n-nodes-base.set', 'n8n-nodes-base.stickyNote', 'n8n-nodes-base.switch', 'n8n-nodes-loan-crm.loanCrmLeadsAndTasks'].sort(),
+		);
+		expect(routing?.nodes.filter((node) => node.disabled === true)).toEqual([]);
 	});
 
 	it('leaves the files in examples/ as users import them', () => {

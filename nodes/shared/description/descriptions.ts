@@ -6,10 +6,11 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import type { CatalogueDefaults, CatalogueEntry, IfExists } from '../service/catalogue';
 import { CUSTOM_REQUEST, IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf, showFor } from '../service/catalogue';
 import type { Operation } from '../operation/operation';
+import { BY_NAME_MODE } from '../operation/locatorTypes';
 import { conditionsProperty } from './conditions';
 import { customRequestProperties } from './customRequest';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
-import { USER_ID_SOURCE, idOnlyProperty, idSourceOf, locatorProperty } from './locators';
+import { idOnlyProperty, idSourceOf, locatorProperty } from './locators';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
 import { rateLimitWaitProperty } from './rateLimitWait';
 import { RESOURCE_TYPES } from '../service/schema';
@@ -30,6 +31,15 @@ interface Versioned {
 
 const sameInEvery = (property: INodeProperties): Versioned => ({ property });
 
+/** An adviser as the UserId header takes one (execution/adviser.ts): an adviser-details record, its ID the AdviserContactId. */
+const USER_ID_TYPE = 'adviser-details';
+
+function adviserLocator(parameter: { displayName: string; name: string; description: string }): INodeProperties {
+	const locator = locatorProperty(parameter, USER_ID_TYPE);
+	if (locator === undefined) throw new Error(`no locator for ${USER_ID_TYPE}`);
+	return locator;
+}
+
 /** Shown for every operation: act as another adviser than the credential's User ID; how many requests at once. */
 const REQUEST_OPTIONS: INodeProperties = {
 	displayName: 'Request Options',
@@ -38,14 +48,12 @@ const REQUEST_OPTIONS: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
-		idOnlyProperty(
-			{
-				displayName: 'User ID',
-				name: 'userId',
-				description: "Adviser contact ID to act as for this node, sent as the UserId header instead of the credential's User ID. Writes are recorded against this adviser.",
-			},
-			USER_ID_SOURCE,
-		),
+		adviserLocator({
+			displayName: 'User ID',
+			name: 'userId',
+			description:
+				"The adviser this node acts as, sent as the UserId header instead of the credential's User ID (an adviser of your organisation; By ID their contact ID, AdviserContactId). Writes are recorded against this adviser; a lead's Allocate To, when set, wins for its lead",
+		}),
 		{
 			displayName: 'Requests in Parallel',
 			name: 'requestsInParallel',
@@ -298,6 +306,22 @@ function ifExistsProperty(spec: Operation, rule: NonNullable<Operation['ifAlread
 }
 
 /**
+ * Allocate To: the adviser the created record goes to (execution/adviser.ts), an adviser picked like
+ * every other. Empty (the default, and every node saved before it existed): the node's adviser.
+ */
+function allocationProperty(spec: Operation): INodeProperties {
+	const label = RESOURCE_TYPES[spec.type].label;
+	return {
+		...adviserLocator({
+			displayName: 'Allocate To',
+			name: 'allocateTo',
+			description: `The adviser of your organisation the new ${label} goes to, sent as this item's UserId; empty gives it to the node's adviser (Request Options → User ID, else the credential's User ID)`,
+		}),
+		displayOptions: showFor(spec),
+	};
+}
+
+/**
  * Custom Request, which every action node lists after its own operations: its own parameters, and
  * for a GET the paging of every collection read; Simplify for every answer with records.
  */
@@ -312,6 +336,7 @@ function writeProperties(spec: Operation): INodeProperties[] {
 	const properties: INodeProperties[] = spec.fields.filter((field) => field.required).map((field) => ({ ...writeFieldProperty(field), required: true, displayOptions: showFor(spec) }));
 	// Featured optional fields: a parameter each, not required (left empty, nothing is sent).
 	properties.push(...spec.fields.filter((field) => field.featured).map((field) => ({ ...writeFieldProperty(field), displayOptions: showFor(spec) })));
+	if (spec.allocation !== undefined) properties.push(allocationProperty(spec));
 	if (spec.ifAlreadyExists !== undefined) properties.push(ifExistsProperty(spec, spec.ifAlreadyExists));
 	const optional = spec.fields.filter((field) => !field.required && !field.featured);
 	if (spec.collection !== undefined && optional.length > 0) {
@@ -337,7 +362,9 @@ function toolDefault(property: INodeProperties, wired: ToolArgument[]): INodePro
 	if (property.type === 'collection') return Object.fromEntries(mine.map((entry) => [entry.path[1], fromAIExpression(entry)]));
 	const expression = fromAIExpression(mine[0]);
 	// `__rl` as the editor stores a locator, so the editor does not save a value equal to this default.
-	return property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: expression } : expression;
+	// A locator that takes a name (an adviser's e-mail or name) is filled in that mode: what a model knows.
+	const mode = property.modes?.some((entry) => entry.name === BY_NAME_MODE) === true ? BY_NAME_MODE : 'id';
+	return property.type === 'resourceLocator' ? { __rl: true, mode, value: expression } : expression;
 }
 
 /** An operation's parameters as each version and variant shows them, its tool's arguments wired in version 1.1. */

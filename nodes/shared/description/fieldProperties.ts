@@ -55,6 +55,12 @@ function attributeProperty(name: string, label: string, spec: AttributeSpec): IN
 
 /** A write field's parameter, as its operation resolved it (operation/operation.ts): name, label, check. */
 export function writeFieldProperty(field: WriteField): INodeProperties {
+	if (field.kind === 'attribute' && field.attribute.picked !== undefined) {
+		const description = field.attribute.description;
+		const locator = locatorProperty({ displayName: field.label, name: field.parameter, description }, field.attribute.picked);
+		if (locator === undefined) throw new Error(`${field.name}: no locator for ${field.attribute.picked}`);
+		return locator;
+	}
 	if (field.kind === 'attribute') return attributeProperty(field.name, field.label, field.attribute);
 	const many = field.relationship.toMany === true;
 	const { description, target } = field.relationship;

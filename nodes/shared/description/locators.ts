@@ -15,7 +15,7 @@
 import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 import { MAX_ID } from '../input/values';
-import { LOCATORS } from '../operation/locatorTypes';
+import { BY_NAME_MODE, LOCATORS } from '../operation/locatorTypes';
 
 /**
  * Where to find the ID of a record the service offers no searchable list of, named by the
@@ -38,9 +38,6 @@ export const ID_SOURCES: Record<string, string> = {
 	// links to one, so no operation of these nodes can give a task ID.
 	tasks: 'Copy it from the task in Loan CRM: the service offers no list of tasks, so no step of these nodes can look one up',
 };
-
-/** Request Options → User ID: the UserId header, an adviser's contact ID (not an adviser resource ID). */
-export const USER_ID_SOURCE = "An adviser's contact ID (AdviserContactId), like the credential's User ID";
 
 /**
  * The By ID mode's check, the same rule as at run time (`parseId`): a whole number from 1 to
@@ -118,17 +115,24 @@ export function idOnlyProperty(parameter: IdParameter, source: string | undefine
 	};
 }
 
-/** A locator for a record of `type`, or undefined when the type has no searchable list. */
+/**
+ * A locator for a record of `type`, or undefined when the type has no searchable list: From List,
+ * By ID (a whole number checked as typed; any text where the service's IDs are text), and for the
+ * types that have one By Name (`byName`: a name or an e-mail a form or an agent has, looked up when
+ * the node runs, execution/lookups.ts).
+ */
 export function locatorProperty(parameter: IdParameter, type: string): INodeProperties | undefined {
 	const locator = LOCATORS[type];
 	if (locator === undefined) return undefined;
+	const byName = locator.byName;
+	const choose = byName === undefined ? 'Choose From List (search as you type) or enter By ID' : `Choose From List (search as you type), enter By ID, or give it ${byName.displayName} (looked up when the node runs)`;
 	return {
 		displayName: parameter.displayName,
 		name: parameter.name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		...(parameter.required === true ? { required: true } : {}),
-		description: `${parameter.description}. Choose From List (search as you type) or enter By ID.`,
+		description: `${parameter.description}. ${choose}.`,
 		modes: [
 			{
 				displayName: 'From List',
@@ -137,7 +141,14 @@ export function locatorProperty(parameter: IdParameter, type: string): INodeProp
 				placeholder: locator.listPlaceholder,
 				typeOptions: { searchListMethod: locator.searchListMethod, searchable: true },
 			},
-			{ displayName: 'By ID', name: 'id', type: 'string', ...byIdCheck(parameter.displayName, `A whole number: ${locator.idHint}`) },
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				// IDs the service types as text (referrers) are taken as typed.
+				...(locator.textId === true ? { placeholder: 'e.g. 301', hint: `The ID: ${locator.idHint}` } : byIdCheck(parameter.displayName, `A whole number: ${locator.idHint}`)),
+			},
+			...(byName === undefined ? [] : [{ displayName: byName.displayName, name: BY_NAME_MODE, type: 'string' as const, placeholder: byName.placeholder, hint: `${byName.hint}.` }]),
 		],
 	};
 }

@@ -116,6 +116,27 @@ function writeArgument(spec: Operation, field: WriteField): ToolArgument {
 }
 
 /**
+ * Allocate To, for a create that allocates its record: the model names the adviser (an e-mail
+ * address, a name, or the contact ID), looked up when the tool runs; empty, the node's adviser.
+ */
+function allocationArgument(spec: Operation): ToolArgument[] {
+	if (spec.allocation === undefined) return [];
+	const label = RESOURCE_TYPES[spec.type].label;
+	return [
+		argument(
+			[spec.allocation.name],
+			spec.allocation.label,
+			'string',
+			{
+				words: `the adviser the ${label} goes to, by e-mail address or name as in Loan CRM, or contact ID, empty for the usual adviser`,
+				description: `The adviser of the organisation the ${label} goes to: their e-mail address, or their name, as in Loan CRM (or their contact ID). Empty gives the ${label} to the workflow's usual adviser.`,
+			},
+			'',
+		),
+	];
+}
+
+/**
  * The arguments of an operation's version 1.1 tool, in the order the tool description names them:
  * the IDs it needs; for a search Filter, Sort, Limit and Fields; for a get by ID Fields; for a write
  * the fields it can set. Return All, Include, Conditions and the Request Options stay the
@@ -171,7 +192,7 @@ export function toolArguments(spec: Operation): ToolArgument[] {
 					: [];
 			// What the model fills; the rest stays the workflow author's (the row's `agentFields`).
 			const forAgent = spec.fields.filter((field) => spec.agentFields === undefined || spec.agentFields.includes(field.name));
-			return [...ids, ...forAgent.map((field) => writeArgument(spec, field)), ...ifExists];
+			return [...ids, ...forAgent.map((field) => writeArgument(spec, field)), ...allocationArgument(spec), ...ifExists];
 		}
 		default:
 			return ids;

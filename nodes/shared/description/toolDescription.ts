@@ -73,9 +73,14 @@ function relationshipWords(relationship: RelationshipSpec): string {
 	return relationship.toMany ? `comma-separated IDs of the ${what}, whole numbers` : `ID of the ${what}, a whole number`;
 }
 
+/**
+ * Version 1's field lines. Fields picked from a list (a lead's Enquiry Source and Referrer) came
+ * after version 1.1: version 1 tools keep the description their workflows were saved with.
+ */
 function writeLines(spec: Operation): string[] {
-	const required = spec.fields.filter((field) => field.required);
-	const optional = spec.fields.filter((field) => !field.required);
+	const fields = spec.fields.filter((field) => field.kind !== 'attribute' || field.attribute.picked === undefined);
+	const required = fields.filter((field) => field.required);
+	const optional = fields.filter((field) => !field.required);
 	const describe = (field: WriteField) =>
 		field.kind === 'attribute' ? `${field.parameter} (${typeWords(field.attribute, 'write')})` : `${field.parameter} (${relationshipWords(field.relationship)})`;
 	const lines: string[] = [];

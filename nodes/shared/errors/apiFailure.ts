@@ -25,6 +25,14 @@ export interface FailedExchange {
 	notRetried?: boolean;
 }
 
+/** How a failure's words name what the service named, in the node's parameters (hints.ts `serviceWords`). */
+export interface ServiceWords {
+	/** The parameter of an attribute or relationship the service pointed at, quoted; undefined when none. */
+	parameterOf(name: string): string | undefined;
+	/** The service's text with every API name of the write's parameters replaced by the parameter. */
+	inParameters(text: string): string;
+}
+
 export interface Words {
 	message: string;
 	description: string;
@@ -33,26 +41,33 @@ export interface Words {
 const WRITE_NOT_REPEATED =
 	'The request was sent once and was not repeated automatically, because repeating a change could apply it twice. The change may or may not have happened: check the record in Loan CRM before running the node again.';
 
-function describeErrorObjects(errors: ErrorObject[]): string {
+/**
+ * What the service said, one error object after another: where (the query parameter, or the field
+ * pointed at: the node's parameter when `words` knows it) and the title and detail, in the
+ * parameters' names where `words` knows them.
+ */
+function describeErrorObjects(errors: ErrorObject[], words: ServiceWords | undefined): string {
 	return errors
 		.map((error) => {
 			const where = error.source?.parameter
 				? `query parameter "${error.source.parameter}"`
 				: error.source?.pointer
-					? fieldFromPointer(error.source.pointer)
+					? fieldFromPointer(error.source.pointer, words)
 					: undefined;
-			const text = [error.title, error.detail].filter((part) => part && part !== '').join(' ');
+			const said = [error.title, error.detail].filter((part) => part && part !== '').join(' ');
+			const text = words === undefined ? said : words.inParameters(said);
 			return where ? `${where}: ${text}` : text;
 		})
 		.filter((line) => line !== '')
 		.join('; ');
 }
 
-function fieldFromPointer(pointer: string): string {
-	const attribute = /^\/data\/attributes\/([^/]+)/.exec(pointer);
-	if (attribute) return `field "${attribute[1]}"`;
-	const relationship = /^\/data\/relationships\/([^/]+)/.exec(pointer);
-	if (relationship) return `relationship "${relationship[1]}"`;
+function fieldFromPointer(pointer: string, words: ServiceWords | undefined): string {
+	const member = /^\/data\/(attributes|relationships)\/([^/]+)/.exec(pointer);
+	const parameter = member === null ? undefined : words?.parameterOf(member[2]);
+	if (parameter !== undefined) return parameter;
+	if (member?.[1] === 'attributes') return `field "${member[2]}"`;
+	if (member?.[1] === 'relationships') return `relationship "${member[2]}"`;
 	return `"${pointer}"`;
 }
 
@@ -157,7 +172,7 @@ const BY_STATUS: Record<number, (said: Said) => Words> = {
 	415: (said) => mediaType(said),
 	422: ({ suffix }) => ({
 		message: `Loan CRM rejected the data (422)${suffix}`,
-		description: 'Check the named field: its value has the wrong type, format or length, or the field cannot be written.',
+		description: 'Check the named parameter (or field): its value has the wrong type, format or length, is not one Loan CRM has, or cannot be written.',
 	}),
 	423: ({ suffix }) => ({
 		message: `This Loan CRM feature is not enabled (423)${suffix}`,
@@ -209,8 +224,8 @@ function noAnswer(failure: FailedExchange, request: string, writeNote: string): 
  * Message and description for a failed exchange, before redaction. `missing`: for a 404, the record
  * the caller knows the service did not find (a relationship's target), else the path's record.
  */
-export function describeFailure(failure: FailedExchange, missing?: MissingRecord): Words {
-	const details = describeErrorObjects(readErrors(failure.body));
+export function describeFailure(failure: FailedExchange, missing?: MissingRecord, words?: ServiceWords): Words {
+	const details = describeErrorObjects(readErrors(failure.body), words);
 	const request = `${failure.method} /jsonapi${failure.path}`;
 	const writeNote = failure.notRetried ? ` ${WRITE_NOT_REPEATED}` : '';
 	const status = failure.status;

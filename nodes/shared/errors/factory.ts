@@ -15,7 +15,7 @@ import { readErrors } from '../service/jsonapi';
 import type { FailedExchange } from './apiFailure';
 import { describeFailure, notFoundWords } from './apiFailure';
 import type { Explain } from './hints';
-import { hintFor, missingTarget, toolArgument } from './hints';
+import { hintFor, joinSentences, missingTarget, serviceWords, toolArgument } from './hints';
 
 /** What an entry of the table makes of its details. */
 interface Made {
@@ -50,6 +50,19 @@ const OPERATION_ERRORS = {
 		message: `Add at least one field under "${collection}"`,
 		description: 'Nothing would be sent otherwise.',
 	}),
+	/**
+	 * A record picked By Name (an adviser's e-mail, an enquiry source's name) or by a number looked up
+	 * first matched nothing in its list: nothing was sent for the item.
+	 */
+	pickNotFound: ({ parameter, what, by, value }: { parameter: ParameterName; what: string; by: 'id' | 'name' | 'email'; value: string }, node: INode): Made => ({
+		message: `Loan CRM has no ${what} ${by === 'id' ? `with ID ${value}` : by === 'email' ? `with the e-mail address ${value}` : `named "${value}"`}. Check parameter ${quotedParameter(parameter, node)}`,
+		description: `Nothing was sent for this item. ${by === 'id' ? 'Choose it From List, or check the ID.' : 'Names and e-mail addresses are compared as Loan CRM compares text (upper and lower case alike): check the spelling, or choose it From List.'}`,
+	}),
+	/** A name given By Name matched several records and none exactly: nothing was sent for the item. */
+	pickAmbiguous: ({ parameter, what, value, choices, more }: { parameter: ParameterName; what: string; value: string; choices: readonly string[]; more: boolean }, node: INode): Made => ({
+		message: `Loan CRM has more than one ${what} named "${value}". Check parameter ${quotedParameter(parameter, node)}`,
+		description: `Nothing was sent for this item. Say which one: ${choices.join('; ')}${more ? '; …' : ''}. Give it as the list shows it (without the #ID), by e-mail for an adviser, or choose it From List or By ID.`,
+	}),
 	unknownOperation: ({ resource, operation }: { resource: string; operation: string }): Made => ({
 		message: `The operation "${operation}" is not known for resource "${resource}"`,
 	}),
@@ -74,12 +87,12 @@ const API_ERRORS = {
 	/** An exchange that failed (any status, or no answer), with the hints the request asked for. */
 	apiFailure: ({ failure, explain }: { failure: FailedExchange; explain?: Explain }, node: INode): Made => {
 		const errors = readErrors(failure.body);
-		const words = describeFailure(failure, missingTarget(failure.status, errors, explain));
+		const words = describeFailure(failure, missingTarget(failure.status, errors, explain), serviceWords(node, explain));
 		const hint = hintFor(node, failure.status, errors, explain);
 		const response: JsonObject = { message: words.message, status: failure.status ?? null, request: `${failure.method} /jsonapi${failure.path}` };
 		if (errors.length > 0) response.errors = errors as unknown as JsonObject[];
 		return {
-			message: hint === undefined ? words.message : `${words.message}. ${hint.addition}`,
+			message: hint === undefined ? words.message : joinSentences(words.message, hint.addition),
 			description: hint?.description ?? words.description,
 			response,
 			httpCode: failure.status === undefined ? undefined : String(failure.status),

@@ -14,7 +14,7 @@ import type { INode } from 'n8n-workflow';
 
 import { FILTER_FUNCTIONS, queryableFields } from '../service/fields';
 import type { ErrorObject, RelationshipValue } from '../service/jsonapi';
-import type { MissingRecord } from './apiFailure';
+import type { MissingRecord, ServiceWords } from './apiFailure';
 import type { ResourceTypeName, ResourceTypeSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
 
@@ -28,18 +28,58 @@ export interface WriteFieldHint {
 	parameterPath: string[];
 	/** The values the package knows for the field, if it has a list. */
 	values?: readonly string[];
+	/** Every attribute the parameter sends, when more than its own (an Enquiry Source sends its category too). */
+	names?: readonly string[];
 }
 
 /** What a request asks the error to explain if the service rejects it. */
-export type Explain =
+export interface Explain {
 	/** A collection read of this type: a 400 for its filter or sort lists the fields and the syntax. */
-	| { rejectedQuery: { type: ResourceTypeName } }
+	rejectedQuery?: { type: ResourceTypeName };
 	/**
-	 * A write: a 422 names the parameter each rejected field came from, with its known values; a 404
-	 * for a relationship names the record that was not found (from `relationships`, as sent) and
-	 * the parameter it came from.
+	 * A write: a 422 names the parameter each rejected field came from (in place of the service's
+	 * attribute name, in the service's own words too), with its known values; a 404 for a
+	 * relationship names the record that was not found (from `relationships`, as sent) and the
+	 * parameter it came from.
 	 */
-	| { rejectedWrite: { fields: readonly WriteFieldHint[]; relationships?: Readonly<Record<string, RelationshipValue>> } };
+	rejectedWrite?: { fields: readonly WriteFieldHint[]; relationships?: Readonly<Record<string, RelationshipValue>> };
+	/**
+	 * Where the request's UserId came from when not from the credential (Allocate To, Request
+	 * Options → User ID): a 403 names that parameter.
+	 */
+	userIdFrom?: { label: string; path: readonly string[] };
+}
+
+/**
+ * "a. b": two sentences joined with one full stop, whatever the first ends with (the service's
+ * texts end with one; a message must not read "…lead.. Check …").
+ */
+export function joinSentences(first: string, second: string): string {
+	return `${first.replace(/[\s.]+$/, '')}. ${second}`;
+}
+
+/**
+ * A rejected write's attributes and relationships as the parameters the user changes
+ * (`"Additional Fields → Title"`, with the tool argument when an agent fills it), also where the
+ * service's own text names one by its API name ("Set externalIntegrationAllowCreate to true" →
+ * `Set "Additional Fields → External Integration Allow Create" to true`). Names in camelCase only:
+ * a plain word such as "email" or "title" reads as English in the service's sentences.
+ */
+export function serviceWords(node: INode, explain: Explain | undefined): ServiceWords | undefined {
+	const fields = explain?.rejectedWrite?.fields;
+	if (fields === undefined) return undefined;
+	const byName = new Map<string, string>();
+	for (const field of fields) {
+		const quoted = `"${field.label}"${toolArgument(node, field.parameterPath)}`;
+		for (const name of [field.name, ...(field.names ?? [])]) byName.set(name, quoted);
+	}
+	const camelCase = [...byName.keys()].filter((name) => /[a-z][A-Z]/.test(name)).sort((a, b) => b.length - a.length);
+	const pattern = camelCase.length === 0 ? undefined : new RegExp(`\\b(${camelCase.join('|')})\\b`, 'g');
+	return {
+		parameterOf: (name) => byName.get(name),
+		inParameters: (text) => (pattern === undefined ? text : text.replace(pattern, (name) => byName.get(name) ?? name)),
+	};
+}
 
 /**
  * ` (tool argument "Filter")` when the parameter at `path` is filled by an agent through
@@ -84,17 +124,30 @@ function rejectedQueryHint(node: INode, errors: ErrorObject[], typeName: Resourc
 	};
 }
 
-/** A 422 for a write: the parameter each rejected field came from and, for a field with known values, those values. */
-function rejectedWriteHint(node: INode, errors: ErrorObject[], fields: readonly WriteFieldHint[]): Hint | undefined {
+/**
+ * A rejected write: for a 422 (its words name the parameter already) the known values of a field
+ * that has a list; for a 404 of a relationship's record, the parameter to check.
+ */
+function rejectedWriteHint(node: INode, status: number | undefined, errors: ErrorObject[], fields: readonly WriteFieldHint[]): Hint | undefined {
 	const hints: string[] = [];
 	for (const entry of errors) {
 		const name = /^\/data\/(?:attributes|relationships)\/([^/]+)/.exec(entry.source?.pointer ?? '')?.[1];
-		const field = name === undefined ? undefined : fields.find((candidate) => candidate.name === name);
+		const field = name === undefined ? undefined : fields.find((candidate) => candidate.name === name || candidate.names?.includes(name));
 		if (field === undefined) continue;
 		const label = `${field.label}"${toolArgument(node, field.parameterPath)}`;
-		hints.push(field.values ? `Parameter "${label} takes one of: ${field.values.join(', ')}` : `Check parameter "${label}`);
+		if (field.values) hints.push(`Parameter "${label} takes one of: ${field.values.join(', ')}`);
+		else if (status !== 422) hints.push(`Check parameter "${label}`);
 	}
 	return hints.length === 0 ? undefined : { addition: [...new Set(hints)].join('. ') };
+}
+
+/** A 403 for a request whose UserId came from a parameter: that parameter, and what it must hold. */
+function userIdHint(node: INode, parameter: { label: string; path: readonly string[] }): Hint {
+	return {
+		addition: `Check parameter "${parameter.label}"${toolArgument(node, parameter.path)}: it must be an adviser of your organisation, from its adviser list (an AdviserContactId)`,
+		description:
+			"Loan CRM takes the request's UserId only for an adviser of the organisation the credential belongs to. Choose the adviser From List (the organisation's advisers), or check the ID or e-mail given. New tokens do not fix this.",
+	};
 }
 
 /** The relationship a 404 for a write is about, as the service's error pointer names it. */
@@ -111,7 +164,7 @@ function relationshipOf404(errors: ErrorObject[]): string | undefined {
  * (the service found no such record). Undefined when the error names no relationship that was sent.
  */
 export function missingTarget(status: number | undefined, errors: ErrorObject[], explain: Explain | undefined): MissingRecord | undefined {
-	if (status !== 404 || explain === undefined || !('rejectedWrite' in explain)) return undefined;
+	if (status !== 404 || explain?.rejectedWrite === undefined) return undefined;
 	const name = relationshipOf404(errors);
 	const sent = name === undefined ? undefined : explain.rejectedWrite.relationships?.[name];
 	const identifiers = sent === undefined || sent === null ? [] : Array.isArray(sent) ? sent : [sent];
@@ -122,7 +175,9 @@ export function missingTarget(status: number | undefined, errors: ErrorObject[],
 /** The hint `explain` asks for, when the answer is the status it is about. */
 export function hintFor(node: INode, status: number | undefined, errors: ErrorObject[], explain: Explain | undefined): Hint | undefined {
 	if (explain === undefined) return undefined;
-	if ('rejectedQuery' in explain) return status === 400 ? rejectedQueryHint(node, errors, explain.rejectedQuery.type) : undefined;
+	if (status === 403 && explain.userIdFrom !== undefined) return userIdHint(node, explain.userIdFrom);
+	if (explain.rejectedQuery !== undefined) return status === 400 ? rejectedQueryHint(node, errors, explain.rejectedQuery.type) : undefined;
+	if (explain.rejectedWrite === undefined) return undefined;
 	// A 422 names rejected fields; a 404 with a pointer names the relationship whose record is missing.
-	return status === 422 || (status === 404 && relationshipOf404(errors) !== undefined) ? rejectedWriteHint(node, errors, explain.rejectedWrite.fields) : undefined;
+	return status === 422 || (status === 404 && relationshipOf404(errors) !== undefined) ? rejectedWriteHint(node, status, errors, explain.rejectedWrite.fields) : undefined;
 }

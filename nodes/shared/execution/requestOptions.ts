@@ -1,12 +1,11 @@
 /**
- * Request Options, shown on every operation: the adviser to act as, how many requests the node
- * keeps in flight, and how long a request may wait for the rate-limit budget (the triggers show the
- * last one under their Options).
+ * Request Options, shown on every operation: how many requests the node keeps in flight, and how
+ * long a request may wait for the rate-limit budget (the triggers show the last one under their
+ * Options). Its User ID, the adviser to act as, is read with Allocate To in adviser.ts: one concept.
  */
 import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
 
 import { invalidParameter } from '../errors/factory';
-import { locatorValue, parseId } from '../input/values';
 import {
 	DEFAULT_RATE_LIMIT_WAIT_MINUTES,
 	DEFAULT_REQUESTS_IN_PARALLEL,
@@ -19,15 +18,6 @@ import type { RunContext } from '../requests/runContext';
 import { runContextOf } from '../requests/runContext';
 
 const REQUESTS_IN_PARALLEL_LABEL = 'Request Options → Requests in Parallel';
-
-/** The adviser to act as when Request Options → User ID is set; otherwise the credential's. */
-export function userIdOverride(context: IExecuteFunctions, itemIndex: number): string | undefined {
-	const options = context.getNodeParameter('requestOptions', itemIndex, {}) as { userId?: unknown };
-	// A locator (By ID) since 0.2, a plain value in workflows saved before; added but left empty = not set.
-	const userId = locatorValue(options.userId);
-	if (userId === undefined || userId === '') return undefined;
-	return parseId(context.getNode(), { label: 'Request Options → User ID', path: ['requestOptions', 'userId'] }, userId, itemIndex);
-}
 
 /** Requests in Parallel as a whole number (1 to 16); unset or empty is the default. */
 function requestsInParallel(node: INode, value: unknown): number {

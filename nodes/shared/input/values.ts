@@ -65,13 +65,44 @@ export function parseIdList(node: INode, parameter: ParameterName, input: unknow
 	return parts.map((part) => parseId(node, parameter, part, itemIndex));
 }
 
-/** How a parameter's value is checked: an ID, comma-separated IDs, or an attribute by its type. */
-export type ValueCheck = { kind: 'id' } | { kind: 'idList' } | { kind: 'attribute'; attribute: AttributeSpec };
+/**
+ * A record chosen with a resource locator that has a By Name mode (operation/locatorTypes.ts): its
+ * ID (From List, By ID, or a plain value saved before the locator had modes), or a name to look up
+ * before the request (execution/lookups.ts).
+ */
+export type Picked = { by: 'id'; id: string } | { by: 'name'; name: string };
+
+/** The mode of a saved resource locator, or undefined for a plain value. */
+function locatorMode(value: unknown): unknown {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) && 'mode' in value ? (value as { mode: unknown }).mode : undefined;
+}
+
+/**
+ * A picked record, checked: By Name any text but empty (looked up later); otherwise an ID, a whole
+ * number, or any text when the service types the type's IDs as text (`textId`).
+ */
+export function parsePick(node: INode, parameter: ParameterName, input: unknown, textId: boolean, itemIndex?: number): Picked {
+	const value = locatorValue(input);
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	if (locatorMode(input) === 'name') {
+		if (text === undefined || text === '') throw invalidParameter(node, parameter, `must be a name or an e-mail address to look up; got ${describeValue(value)}`, itemIndex);
+		// A number given as the name (an agent that knows the ID) is the ID.
+		if (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_ID) return { by: 'id', id: String(Number(text)) };
+		return { by: 'name', name: text };
+	}
+	if (!textId) return { by: 'id', id: parseId(node, parameter, input, itemIndex) };
+	if (text === undefined || text === '') throw invalidParameter(node, parameter, `must be an ID from the list; got ${describeValue(value)}`, itemIndex);
+	return { by: 'id', id: text };
+}
+
+/** How a parameter's value is checked: an ID, comma-separated IDs, a picked record, or an attribute by its type. */
+export type ValueCheck = { kind: 'id' } | { kind: 'idList' } | { kind: 'pick'; textId?: true } | { kind: 'attribute'; attribute: AttributeSpec };
 
 /** The value to send for a parameter, checked as `check` says; the error names `parameter`. */
 export function checkValue(node: INode, parameter: ParameterName, check: ValueCheck, value: unknown, timeZone: string, itemIndex?: number): unknown {
 	if (check.kind === 'id') return parseId(node, parameter, value, itemIndex);
 	if (check.kind === 'idList') return parseIdList(node, parameter, value, itemIndex);
+	if (check.kind === 'pick') return parsePick(node, parameter, value, check.textId === true, itemIndex);
 	return coerceAttribute(node, parameter, check.attribute, value, timeZone, itemIndex);
 }
 

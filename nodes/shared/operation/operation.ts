@@ -58,6 +58,34 @@ interface FieldBase {
 	matches: boolean;
 	/** What a 422 naming the field should point the user to. */
 	hint: WriteFieldHint;
+	/** Picked with a locator that has By Name: what the picked record sends (execution/lookups.ts). */
+	pick?: PickRule;
+}
+
+/** In a PickRule's `sends`: what the pick is known by (the number chosen From List or By ID, or the looked-up record's). */
+export const PICK_VALUE = '=value';
+
+/**
+ * A picked field (an attribute with `picked`, a relationship to an adviser): the locator's type, and
+ * per attribute or relationship it sends, where the value comes from: PICK_VALUE, or an attribute of
+ * the picked record. An enquiry source sends `sourceId` (what it is known by) and, with it,
+ * `sourceCategoryId` (the record's).
+ */
+export interface PickRule {
+	type: string;
+	sends: Readonly<Record<string, string>>;
+	/** Sends something besides what the pick is known by: looked up By ID too, not only By Name. */
+	needsRecord: boolean;
+}
+
+/** Allocate To (`allocates` rows): the adviser the record goes to, sent as the item's UserId header. */
+export interface AllocationParameter {
+	name: 'allocateTo';
+	label: 'Allocate To';
+	/** The type picked: the adviser-details, whose id is the AdviserContactId the UserId takes. */
+	type: 'adviser-details';
+	parameter: ParameterName & object;
+	check: ValueCheck;
 }
 
 /** A write field, resolved against the resource table. */
@@ -85,6 +113,8 @@ export interface Operation extends OperationSpec {
 	collection?: FieldCollection;
 	/** Creates with `matchExistingBy`. */
 	ifAlreadyExists?: MatchRule;
+	/** Creates with `allocates`. */
+	allocation?: AllocationParameter;
 }
 
 const COLLECTIONS: Record<'create' | 'update', FieldCollection> = {
@@ -107,16 +137,34 @@ function idParameter(spec: OperationSpec, name: string): IdParameter {
 	};
 }
 
+/** The check of a value picked with the locator of `type`: By Name any text, By ID as the type's IDs are. */
+function pickCheck(type: string): ValueCheck {
+	return LOCATORS[type]?.textId === true ? { kind: 'pick', textId: true } : { kind: 'pick' };
+}
+
+/**
+ * What a picked attribute sends: itself, from the attribute the pick is known by (or the record's
+ * id), and each attribute `sentWith` it, from the record's attribute of the same name.
+ */
+function pickRule(attributes: Record<string, AttributeSpec>, name: string, type: string): PickRule {
+	const locator = LOCATORS[type];
+	if (locator?.byName === undefined) throw new Error(`attribute "${name}": picked type "${type}" has no locator with By Name`);
+	const sends: Record<string, string> = { [name]: PICK_VALUE };
+	for (const [other, spec] of Object.entries(attributes)) if (spec.sentWith === name) sends[other] = other;
+	return { type, sends, needsRecord: Object.keys(sends).length > 1 };
+}
+
 /** The names of the fields a write can set, by their place: its own parameter, or the collection. */
 function fieldNames(spec: OperationSpec): { required: readonly string[]; optional: readonly string[] } {
 	const type = RESOURCE_TYPES[spec.type];
-	const attributes = type.attributes as Record<string, { writable?: boolean }>;
+	const attributes = type.attributes as Record<string, AttributeSpec>;
 	const relationships = type.relationships as Record<string, RelationshipSpec>;
 	const required = spec.required ?? [];
 	const listed =
 		spec.optional ??
 		[
-			...Object.keys(attributes).filter((name) => attributes[name].writable),
+			// An attribute sent with a picked one (an enquiry source's category) has no parameter.
+			...Object.keys(attributes).filter((name) => attributes[name].writable && attributes[name].sentWith === undefined),
 			...Object.keys(relationships).filter((name) => relationships[name].writable),
 		].filter((name) => !required.includes(name));
 	const featured = spec.featured ?? [];
@@ -138,6 +186,12 @@ function writeField(spec: OperationSpec, name: string, required: boolean, collec
 		const path: WriteField['path'] = ownParameter ? [parameter] : [collection.name, parameter];
 		return { name, parameter, required, featured, path, label, parameterName: { label: ownParameter ? label : `${collection.label} → ${label}`, path }, matches };
 	};
+	if (attribute?.writable && attribute.picked !== undefined) {
+		const base = place(name, attribute.label ?? displayNameOf(name));
+		const pick = pickRule(type.attributes as Record<string, AttributeSpec>, name, attribute.picked);
+		const names = Object.keys(pick.sends);
+		return { ...base, kind: 'attribute', attribute, pick, check: pickCheck(attribute.picked), hint: { name, label: base.parameterName.label, parameterPath: base.path, values: undefined, names } };
+	}
 	if (attribute?.writable) {
 		const base = place(name, attribute.label ?? displayNameOf(name));
 		return { ...base, kind: 'attribute', attribute, check: { kind: 'attribute', attribute }, hint: { name, label: base.parameterName.label, parameterPath: base.path, values: attribute.values } };
@@ -145,11 +199,18 @@ function writeField(spec: OperationSpec, name: string, required: boolean, collec
 	if (relationship?.writable) {
 		const parameter = relationshipParameter(name, relationship);
 		const many = relationship.toMany === true;
+		const locator = many ? undefined : LOCATORS[relationship.target];
 		// One record of a searchable type is picked From List or By ID ("Residential Deal"); any other
-		// ID, or a list of IDs, By ID only ("Assignee ID", "Contact Group IDs").
-		const base = place(parameter, displayNameOf(!many && LOCATORS[relationship.target] !== undefined ? name : parameter));
+		// ID, or a list of IDs, By ID only ("Contact Group IDs").
+		const base = place(parameter, displayNameOf(locator !== undefined && locator.keepsIdLabel !== true ? name : parameter));
+		const hint = { name, label: base.parameterName.label, parameterPath: base.path, values: undefined };
+		// An adviser is picked By Name or E-mail too: the ID is looked up before the request.
+		if (locator?.byName !== undefined) {
+			const pick: PickRule = { type: relationship.target, sends: { [name]: PICK_VALUE }, needsRecord: false };
+			return { ...base, kind: 'relationship', relationship, pick, check: pickCheck(relationship.target), hint };
+		}
 		const check: ValueCheck = many ? { kind: 'idList' } : { kind: 'id' };
-		return { ...base, kind: 'relationship', relationship, check, hint: { name, label: base.parameterName.label, parameterPath: base.path, values: undefined } };
+		return { ...base, kind: 'relationship', relationship, check, hint };
 	}
 	throw new Error(`${spec.resource}.${spec.operation}: "${name}" is not a writable field of ${spec.type}`);
 }
@@ -176,6 +237,11 @@ export function resolveOperation(spec: OperationSpec): Operation {
 			? []
 			: [...names.required.map((name) => writeField(spec, name, true, collection)), ...names.optional.map((name) => writeField(spec, name, false, collection))];
 	const ifAlreadyExists = matchRule(spec, fields);
+	if (spec.allocates === true && spec.shape !== 'create') throw new Error(`${spec.resource}.${spec.operation}: only a create allocates its record`);
+	const allocation: AllocationParameter | undefined =
+		spec.allocates === true
+			? { name: 'allocateTo', label: 'Allocate To', type: 'adviser-details', parameter: { label: 'Allocate To', path: ['allocateTo'] }, check: pickCheck('adviser-details') }
+			: undefined;
 	return {
 		...spec,
 		key: `${spec.resource}.${spec.operation}`,
@@ -183,6 +249,7 @@ export function resolveOperation(spec: OperationSpec): Operation {
 		fields,
 		...(collection === undefined ? {} : { collection }),
 		...(ifAlreadyExists === undefined ? {} : { ifAlreadyExists }),
+		...(allocation === undefined ? {} : { allocation }),
 	};
 }
 

@@ -15,7 +15,9 @@
  *   get; later requests of the run fail at once with the same error, without asking again;
  * - the clock: the package's one time source (credentials/clock.ts) as the run started. Everything
  *   the run times reads `run.clock`: the transport's waits, the rate-limit budget, the triggers'
- *   polls and their cursors.
+ *   polls and their cursors;
+ * - the records looked up by name before the requests that need them (an adviser by e-mail, an
+ *   enquiry source's category), each once.
  *
  * The process-wide sharing of tokens between runs is the credential's (credentials/accessTokens.ts).
  */
@@ -77,6 +79,12 @@ export class RunContext {
 
 	/** The option as the node shows it, for the message of a wait longer than it allows. */
 	rateLimitWaitOption = 'Request Options → When Rate Limited, Wait Up To (Minutes)';
+
+	/**
+	 * Records looked up by name (or number) before the requests that need them, by type and value
+	 * (execution/lookups.ts): each asked for once per run, whatever the number of items.
+	 */
+	readonly lookups = new Map<string, Promise<unknown>>();
 
 	/** Settles when the run's first request has its answer. */
 	private firstExchange?: Promise<void>;

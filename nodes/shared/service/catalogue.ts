@@ -59,6 +59,12 @@ export interface OperationSpec {
 	idAlias?: string;
 	/** Writes as a version 1.1 tool: the fields the model fills (default: every write field). */
 	agentFields?: readonly string[];
+	/**
+	 * Creates whose record goes to an adviser (a lead): Allocate To (`allocateTo`), an adviser of the
+	 * organisation picked like every adviser (From List, By ID, By Name or E-mail), sent as the item's
+	 * UserId header; empty, the node's adviser (Request Options → User ID, else the credential's).
+	 */
+	allocates?: true;
 }
 
 /**

@@ -93,6 +93,11 @@ export function indexIncluded(document: Document): IncludedIndex {
 	return index;
 }
 
+/** The included resource a relationship's identifier points at, if the document included it. */
+export function includedResource(index: ReadonlyMap<string, Resource>, identifier: ResourceIdentifier): Resource | undefined {
+	return index.get(keyOf(identifier));
+}
+
 /** The attribute order worked out for the last resource of each type with the same attribute names. */
 type KeyOrders = Map<string, { names: string[]; order: string[] }>;
 

@@ -43,6 +43,13 @@ export interface AttributeSpec {
 	default?: string;
 	/** What each enum value does, for the dropdown. */
 	valueDescriptions?: Readonly<Record<string, string>>;
+	/**
+	 * The value is a record of this type, picked with a resource locator (operation/locatorTypes.ts
+	 * LOCATORS: From List, By ID, By Name) and looked up before the request where the locator says.
+	 */
+	picked?: string;
+	/** No parameter of its own: sent with the picked attribute of this name (an enquiry source's category). */
+	sentWith?: string;
 }
 
 export interface RelationshipSpec {
@@ -122,9 +129,10 @@ const ADDRESS_ATTRIBUTES: Record<string, AttributeSpec> = {
 /**
  * What POST /leads takes (the service's public API description, swagger `LeadAttributes`, not the
  * seed): all write-only, the person, the address, the note and where the lead came from. Lengths
- * only where the description states them. Its sourceId, sourceCategoryId and sourceReferrerId are
- * left to Custom Request: their meaning is not documented, and an `…Id` parameter here is a
- * record locator.
+ * only where the description states them. Where it came from: `sourceId` + `sourceCategoryId`
+ * (int32) are an enquiry source's numbers from `GET /jsonapi/enquiry-sources`
+ * (`EnquirySourceAttributes`), `sourceReferrerId` (text) a referrer's id from `GET /jsonapi/referrers`;
+ * each picked from its list (Enquiry Source, Referrer), the category sent with its source.
  */
 const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 	firstName: { kind: 'string', writable: true, writeOnly: true, description: 'First name of the person' },
@@ -173,6 +181,23 @@ const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 	utmTerm: { kind: 'string', writable: true, writeOnly: true, description: 'UTM term' },
 	utmContent: { kind: 'string', writable: true, writeOnly: true, description: 'UTM content' },
 	sourceSystemUrl: { kind: 'string', writable: true, writeOnly: true, description: 'Address of the page the lead came from' },
+	sourceId: {
+		kind: 'integer',
+		writable: true,
+		writeOnly: true,
+		picked: 'enquiry-source',
+		label: 'Enquiry Source',
+		description: "Where the lead came from: one of the organisation's enquiry sources (its category is sent with it)",
+	},
+	sourceCategoryId: { kind: 'integer', writable: true, writeOnly: true, sentWith: 'sourceId', description: "Category of the lead's enquiry source" },
+	sourceReferrerId: {
+		kind: 'string',
+		writable: true,
+		writeOnly: true,
+		picked: 'referrers',
+		label: 'Referrer',
+		description: "Who referred the lead: one of the organisation's referrers (a person, often of a real estate agency or an accountancy)",
+	},
 	sourceAdditionalDetails: { kind: 'string', writable: true, writeOnly: true, maxLength: 255, description: 'More about where the lead came from (max 255 characters)' },
 	externalReference: { kind: 'string', writable: true, writeOnly: true, maxLength: 255, description: "The lead's ID in the system it came from, e.g. the form submission's ID (max 255 characters); stored on the deal with the integration" },
 	externalIntegration: { kind: 'string', writable: true, writeOnly: true, maxLength: 100, description: 'Name of that system as an integration in Loan CRM, e.g. Website Form (max 100 characters)' },
@@ -521,6 +546,9 @@ export type ResourceTypeName = keyof typeof RESOURCE_TYPES;
 /** Singular names of the types the package only refers to by ID (no table above), for messages. */
 const REFERENCED_TYPE_LABELS: Readonly<Record<string, string>> = {
 	advisers: 'adviser',
+	'adviser-details': 'adviser',
+	'enquiry-source': 'enquiry source',
+	referrers: 'referrer',
 	assets: 'asset',
 	'contact-groups': 'contact group',
 	'custom-statuses': 'custom status',

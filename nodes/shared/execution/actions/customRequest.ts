@@ -13,7 +13,7 @@ import type { Document } from '../../service/jsonapi';
 import { paginate } from '../../paging/pagination';
 import { apiRequest } from '../../requests/transport';
 import { METHODS_WITH_BODY, customBody, customMethod, customPath, customQuery } from '../../input/customRequest';
-import { userIdOverride } from '../requestOptions';
+import { readActingAdviser } from '../adviser';
 import type { ActionContext, ActionResult, PreparedItem } from './common';
 import { collectionLimit, customRecordShape, readOutput, recordKey } from './common';
 
@@ -30,12 +30,14 @@ export function prepare(context: ActionContext, _spec: CustomRequestSpec, itemIn
 	const body = METHODS_WITH_BODY.includes(method) ? customBody(node, context.getNodeParameter('jsonBody', itemIndex, ''), method, path, itemIndex) : undefined;
 	const limit = method === 'GET' ? collectionLimit(context, itemIndex, false) : undefined;
 	const shape = customRecordShape(context, itemIndex, extra);
-	const userId = userIdOverride(context, itemIndex);
+	const adviser = readActingAdviser(context, itemIndex);
 	const items = (document: Document): IDataObject[] => readOutput(document, shape);
 	return {
 		orderingKey: method === 'PATCH' || method === 'DELETE' ? recordKey(path) : undefined,
 		run: async () => {
-			const response = await apiRequest.call(context, { method, path, query: { extra }, body, itemIndex, userId });
+			const userId = await adviser.userId();
+			const explain = adviser.from === undefined ? undefined : { userIdFrom: adviser.from };
+			const response = await apiRequest.call(context, { method, path, query: { extra }, body, itemIndex, userId, explain });
 			const document = response.body;
 			if (document === undefined || !('data' in document)) {
 				// 204, or an answer without primary data: what happened, so the item still says something.

@@ -8,7 +8,7 @@ import { primaryResources } from '../../service/jsonapi';
 import { quoteLiteral, queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
 import { apiRequest } from '../../requests/transport';
-import { userIdOverride } from '../requestOptions';
+import { readActingAdviser } from '../adviser';
 import type { ActionContext, PreparedItem } from './common';
 import { readOptions, readOutput, recordShape, resolvePath } from './common';
 
@@ -21,10 +21,11 @@ export function prepare(context: ActionContext, operation: Operation, itemIndex:
 	const { options, fieldsChosen } = readOptions(context, itemIndex);
 	const type = RESOURCE_TYPES[operation.type];
 	const { include, fields } = queryFromOptions(node, operation.type, type, { include: options.include, fields: options.fields }, context.getTimezone(), itemIndex);
-	const userId = userIdOverride(context, itemIndex);
+	const adviser = readActingAdviser(context, itemIndex);
 	const shape = recordShape(context, itemIndex, fieldsChosen);
 	return {
 		run: async () => {
+			const userId = await adviser.userId();
 			const response = await apiRequest.call(context, {
 				method: 'GET',
 				path,

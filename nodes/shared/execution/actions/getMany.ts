@@ -4,7 +4,7 @@ import type { Operation } from '../../operation/operation';
 import { paginate } from '../../paging/pagination';
 import { queryFromOptions } from '../../input/query';
 import { RESOURCE_TYPES } from '../../service/schema';
-import { userIdOverride } from '../requestOptions';
+import { readActingAdviser } from '../adviser';
 import type { ActionContext, ActionResult, PreparedItem } from './common';
 import { collectionLimit, readOptions, readOutput, recordShape, resolvePath } from './common';
 
@@ -28,9 +28,10 @@ export function prepare(context: ActionContext, operation: Operation, itemIndex:
 	const query = related ? undefined : queryFromOptions(node, operation.type, RESOURCE_TYPES[operation.type], options, context.getTimezone(), itemIndex);
 	const parent = related ? Object.entries(ids).pop() : undefined;
 	const shape = recordShape(context, itemIndex, fieldsChosen);
-	const userId = userIdOverride(context, itemIndex);
+	const adviser = readActingAdviser(context, itemIndex);
 	return {
 		run: async () => {
+			const userId = await adviser.userId();
 			const results: ActionResult = [];
 			await paginate.call(context, {
 				path,

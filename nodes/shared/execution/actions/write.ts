@@ -7,13 +7,17 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { invalidParameter, operationError } from '../../errors/factory';
 import type { Operation } from '../../operation/operation';
+import { PICK_VALUE } from '../../operation/operation';
 import type { IfExists } from '../../service/catalogue';
 import { HTTP_METHOD, IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, IF_EXISTS_VALUES } from '../../service/catalogue';
 import type { RelationshipValue } from '../../service/jsonapi';
 import { buildResourceDocument, flatten, primaryResources } from '../../service/jsonapi';
 import { apiRequest } from '../../requests/transport';
+import type { Picked } from '../../input/values';
 import { checkValue, locatorValue } from '../../input/values';
-import { userIdOverride } from '../requestOptions';
+import type { ActingAdviser } from '../adviser';
+import { readActingAdviser } from '../adviser';
+import { lookUp } from '../lookups';
 import type { ActionContext, ActionResult, PreparedItem, WriteValues } from './common';
 import { resolvePath } from './common';
 import type { Search } from './matchExisting';
@@ -25,6 +29,14 @@ function isUnset(input: unknown): boolean {
 	return value === undefined || value === null || value === '';
 }
 
+type WriteField = Operation['fields'][number];
+
+/** A field picked with a locator (an enquiry source, a referrer, an adviser), sent once its record is known. */
+interface Pick {
+	field: WriteField & { pick: NonNullable<WriteField['pick']> };
+	picked: Picked;
+}
+
 /** An item's write, read and checked: where it goes, what it sends, and whether it looks first. */
 interface WriteInput {
 	path: string;
@@ -32,9 +44,13 @@ interface WriteInput {
 	recordKey: string;
 	ids: Record<string, string>;
 	values: WriteValues;
+	/** Fields picked with a locator: their values are known when the picked records are (`sendPicks`). */
+	picks: Pick[];
 	ifExists: IfExists;
 	/** The search before the create, when the item looks first and has every match value. */
 	search?: Search;
+	/** The adviser the item's requests act as (Allocate To, Request Options → User ID, the credential's). */
+	adviser: ActingAdviser;
 }
 
 /**
@@ -55,6 +71,7 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
 		ifExists = text as IfExists;
 	}
 	const values: WriteValues = { attributes: {}, relationships: {} };
+	const picks: Pick[] = [];
 	const inCollection = (field: Operation['fields'][number]) => !field.required && !field.featured;
 	const collection = operation.collection === undefined || !operation.fields.some(inCollection) ? {} : (context.getNodeParameter(operation.collection.name, itemIndex, {}) as IDataObject);
 	for (const field of operation.fields) {
@@ -80,14 +97,38 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
 			if (isUnset(value)) continue;
 		}
 		const checked = checkValue(node, field.parameterName, field.check, value, timeZone, itemIndex);
-		if (field.kind === 'attribute') values.attributes[field.name] = checked as IDataObject[string];
+		if (field.pick !== undefined) picks.push({ field: field as Pick['field'], picked: checked as Picked });
+		else if (field.kind === 'attribute') values.attributes[field.name] = checked as IDataObject[string];
 		else {
 			const { target } = field.relationship;
 			values.relationships[field.name] = Array.isArray(checked) ? checked.map((id: string) => ({ type: target, id })) : ({ type: target, id: checked as string } as RelationshipValue);
 		}
 	}
+	const adviser = readActingAdviser(context, itemIndex, operation.allocation);
 	const search = operation.ifAlreadyExists === undefined ? undefined : searchFor(operation, values, ifExists);
-	return { path, recordKey, ids, values, ifExists, ...(search === undefined ? {} : { search }) };
+	return { path, recordKey, ids, values, picks, ifExists, adviser, ...(search === undefined ? {} : { search }) };
+}
+
+/**
+ * What the picked fields send, once their records are known: an ID as chosen (From List, By ID), or
+ * the record looked up in its list (By Name; an enquiry source also for its category), acting as
+ * the node's adviser. In the operation's field order, after the other fields.
+ */
+async function sendPicks(context: ActionContext, picks: readonly Pick[], values: WriteValues, itemIndex: number, adviser: ActingAdviser): Promise<WriteValues> {
+	if (picks.length === 0) return values;
+	const sent: WriteValues = { attributes: { ...values.attributes }, relationships: { ...values.relationships } };
+	for (const { field, picked } of picks) {
+		const { type, sends, needsRecord } = field.pick;
+		const record = picked.by === 'id' && !needsRecord ? undefined : await lookUp(context, type, picked, field.parameterName, itemIndex, await adviser.nodeUserId());
+		// What the pick is known by: the ID as chosen, or the looked-up record's.
+		const known = record?.value ?? (picked.by === 'id' ? picked.id : '');
+		for (const [name, from] of Object.entries(sends)) {
+			const value = from === PICK_VALUE || record === undefined ? known : record.attributes[from];
+			if (field.kind === 'relationship') sent.relationships[name] = { type: field.relationship.target, id: String(value) };
+			else sent.attributes[name] = (field.attribute.kind === 'integer' ? Number(value) : value) as IDataObject[string];
+		}
+	}
+	return sent;
 }
 
 /**
@@ -95,29 +136,34 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
  * a create's match when it looks first).
  */
 export function prepare(context: ActionContext, operation: Operation, itemIndex: number): PreparedItem {
-	const { path, recordKey, ids, values, ifExists, search } = readWrite(context, operation, itemIndex);
-	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length;
+	const { path, recordKey, ids, values, picks, ifExists, search, adviser } = readWrite(context, operation, itemIndex);
+	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length + picks.length;
 	if (fieldCount === 0 && operation.collection !== undefined) {
 		throw operationError(context.getNode(), 'nothingToWrite', { collection: operation.collection.label }, { itemIndex });
 	}
-	const userId = userIdOverride(context, itemIndex);
 	// On update, data.id must equal the path id (the last id in the path).
 	const id = operation.shape === 'update' ? Object.values(ids).pop() : undefined;
-	const body = buildResourceDocument({ type: operation.type, id, ...values });
-	const explain = { rejectedWrite: { fields: operation.fields.map((field) => field.hint), relationships: values.relationships } };
 	return {
 		orderingKey: operation.shape === 'update' ? recordKey : search?.orderingKey,
 		run: async () => {
+			// The item's adviser first: its search and its write act as it (a lead: Allocate To).
+			const userId = await adviser.userId();
 			if (search !== undefined) {
 				const existing = await lookFirst.call(context, operation, search, ifExists, itemIndex, userId);
 				if (existing !== undefined) return withIdAlias(operation, [existing]);
 			}
+			const sent = await sendPicks(context, picks, values, itemIndex, adviser);
+			const body = buildResourceDocument({ type: operation.type, id, ...sent });
+			const explain = {
+				rejectedWrite: { fields: operation.fields.map((field) => field.hint), relationships: sent.relationships },
+				...(adviser.from === undefined ? {} : { userIdFrom: adviser.from }),
+			};
 			const response = await apiRequest.call(context, { method: HTTP_METHOD[operation.shape], path, body, itemIndex, userId, explain });
 			const document = response.body;
 			let written: ActionResult;
 			if (document !== undefined && primaryResources(document).length > 0) written = flatten(document);
 			// 204, or a 201 without a body: the service accepted exactly what was sent.
-			else written = [{ id: id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1] ?? null, type: operation.type, ...values.attributes }];
+			else written = [{ id: id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1] ?? null, type: operation.type, ...sent.attributes }];
 			return withIdAlias(operation, ifExists === 'createAnother' ? written : written.map(createdOutcome));
 		},
 	};

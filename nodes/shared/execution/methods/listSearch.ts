@@ -1,66 +1,23 @@
 /**
  * The From List searches of the resource locators (description/locators.ts), shared by every
- * action node. Each call is one small, cheap request: a page of LIST_PAGE_SIZE, only the
- * attributes the label needs, newest first and paged by id (`lessThan(id,…)`), which the service
- * charges least for.
+ * action node: the lists of lists.ts. Each call is one small, cheap request: a page of
+ * LIST_PAGE_SIZE, only the attributes the label needs, newest first and paged by id
+ * (`lessThan(id,…)`), which the service charges least for; lists whose ids the service types as
+ * text (enquiry sources, referrers) page by number in the service's order.
  */
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { displayNameOf } from '../../service/catalogue';
-import type { Resource } from '../../service/jsonapi';
-import { primaryResources } from '../../service/jsonapi';
 import type { ListSearchMethod } from '../../operation/locatorTypes';
 import { combineFilters, quoteLiteral } from '../../input/query';
 import { LIST_SEARCH_RATE_LIMIT_WAIT_SECONDS } from '../../requests/policy';
 import { runContextOf } from '../../requests/runContext';
 import { apiRequest } from '../../requests/transport';
 import { MAX_ID, locatorValue } from '../../input/values';
+import type { SearchableList } from '../lists';
+import { LISTS, listRecords, plainApostrophes } from '../lists';
 
 /** Results per request; the editor asks for the next page when the user scrolls. */
 export const LIST_PAGE_SIZE = 25;
-
-interface SearchableList {
-	type: string;
-	/** Text attributes each typed word is looked for in. */
-	searchFields: readonly string[];
-	/** Of those, the names: a word typed without its apostrophe is also looked for with one there. */
-	nameFields: readonly string[];
-	/** The sparse fieldset: what the label needs. */
-	labelFields: readonly string[];
-	label(attributes: IDataObject, id: string): string;
-}
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-const LISTS: Record<ListSearchMethod, SearchableList> = {
-	searchDeals: {
-		type: 'deals',
-		searchFields: ['name'],
-		nameFields: ['name'],
-		labelFields: ['name', 'dealStatus'],
-		// "Walker, Rahul — Settled — #10201"
-		label: (attributes, id) => {
-			const status = text(attributes.dealStatus);
-			return [text(attributes.name) ?? '(no name)', status && displayNameOf(status), `#${id}`].filter(Boolean).join(' — ');
-		},
-	},
-	searchContacts: {
-		type: 'contacts',
-		searchFields: ['firstName', 'lastName', 'preferredName', 'email'],
-		nameFields: ['firstName', 'lastName', 'preferredName'],
-		labelFields: ['firstName', 'lastName', 'email'],
-		// "Walker, Rahul — rahul.walker@example.com — #6000001"
-		label: (attributes, id) => {
-			const name = [text(attributes.lastName), text(attributes.firstName)].filter(Boolean).join(', ');
-			return [name === '' ? '(no name)' : name, text(attributes.email), `#${id}`].filter(Boolean).join(' — ');
-		},
-	},
-};
-
-/** Apostrophes as phones and word processors type them (U+2019, U+2018, U+02BC), read as the ' names are stored with. */
-const APOSTROPHE_LOOKALIKES = /[\u2018\u2019\u02BC]/g;
 
 /** Typed words that also get the variant with an apostrophe: enough for a name, and the URL stays short. */
 export const MAX_WORDS_WITH_APOSTROPHE_VARIANT = 4;
@@ -85,9 +42,8 @@ export function apostropheVariant(word: string): string | undefined {
  * not by its filter) and still one request; the filter grows by one `contains` per name field and
  * word (about 30 characters per word for deals, 95 for contacts).
  */
-export function searchFilter(searchFields: readonly string[], typed: string | undefined, nameFields: readonly string[] = []): string | undefined {
-	const words = (typed ?? '')
-		.replace(APOSTROPHE_LOOKALIKES, "'")
+export function searchFilter(searchFields: readonly string[], typed: string | undefined, nameFields: readonly string[] = [], numberField: string | undefined = 'id'): string | undefined {
+	const words = plainApostrophes(typed ?? '')
 		.split(/[\s,]+/)
 		.map((word) => word.replace(/^#/, ''))
 		.filter((word) => word !== '');
@@ -96,7 +52,7 @@ export function searchFilter(searchFields: readonly string[], typed: string | un
 			const matches = searchFields.map((field) => `contains(${field},${quoteLiteral(word)})`);
 			const variant = index < MAX_WORDS_WITH_APOSTROPHE_VARIANT ? apostropheVariant(word) : undefined;
 			if (variant !== undefined) matches.push(...nameFields.map((field) => `contains(${field},${quoteLiteral(variant)})`));
-			if (/^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= MAX_ID) matches.push(`equals(id,${quoteLiteral(String(Number(word)))})`);
+			if (numberField !== undefined && /^\d+$/.test(word) && Number(word) >= 1 && Number(word) <= MAX_ID) matches.push(`equals(${numberField},${quoteLiteral(String(Number(word)))})`);
 			return matches.length === 1 ? matches[0] : `or(${matches.join(',')})`;
 		}),
 	);
@@ -116,31 +72,35 @@ async function searchList(
 	typed: string | undefined,
 	paginationToken: string | undefined,
 ): Promise<INodeListSearchResult> {
-	// The token is the last ID of the previous page; pages continue below it.
-	const after = paginationToken !== undefined && /^\d+$/.test(paginationToken) ? `lessThan(id,${quoteLiteral(paginationToken)})` : undefined;
+	// Keyset: the token is the last ID of the previous page, and pages continue below it. By number:
+	// the token is the next page's number.
+	const token = paginationToken !== undefined && /^\d+$/.test(paginationToken) ? paginationToken : undefined;
+	const keyset = list.paging === 'keyset';
+	const after = keyset && token !== undefined ? `lessThan(id,${quoteLiteral(token)})` : undefined;
+	const pageNumber = !keyset && token !== undefined ? Number(token) : undefined;
 	// Someone is typing: a search waits a minute for the rate-limit budget at most, not a workflow's 10.
 	const run = runContextOf(context);
 	run.rateLimitWaitMs = LIST_SEARCH_RATE_LIMIT_WAIT_SECONDS * 1000;
 	run.rateLimitWaitOption = 'From List searches in the editor; not an option';
 	const response = await apiRequest.call(context, {
 		method: 'GET',
-		path: `/${list.type}`,
+		path: list.path,
 		query: {
-			filter: combineFilters([searchFilter(list.searchFields, typed, list.nameFields), after]),
-			sort: '-id',
-			fields: { [list.type]: list.labelFields.join(',') },
+			filter: combineFilters([searchFilter(list.searchFields, typed, list.nameFields, list.numberField), after]),
+			...(keyset ? { sort: '-id' } : {}),
+			...(list.include === undefined ? {} : { include: list.include }),
+			fields: { ...list.fields },
 			pageSize: LIST_PAGE_SIZE,
+			...(pageNumber === undefined ? {} : { pageNumber }),
 		},
 		userId: userIdOf(context),
 	});
 	const document = response.body ?? {};
-	const resources: Resource[] = primaryResources(document);
-	const results: INodeListSearchItems[] = resources.map((resource) => ({
-		name: list.label(resource.attributes ?? {}, String(resource.id)),
-		value: String(resource.id),
-	}));
-	const hasMore = resources.length === LIST_PAGE_SIZE && typeof document.links?.next === 'string' && document.links.next !== '';
-	return { results, paginationToken: hasMore ? String(resources[resources.length - 1].id) : undefined };
+	const records = listRecords(document);
+	const results: INodeListSearchItems[] = records.map((record) => ({ name: list.label(record), value: list.value(record) }));
+	const hasMore = records.length === LIST_PAGE_SIZE && typeof document.links?.next === 'string' && document.links.next !== '';
+	if (!hasMore) return { results, paginationToken: undefined };
+	return { results, paginationToken: keyset ? records[records.length - 1].id : String((pageNumber ?? 1) + 1) };
 }
 
 export async function searchDeals(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
@@ -151,5 +111,23 @@ export async function searchContacts(this: ILoadOptionsFunctions, filter?: strin
 	return await searchList(this, LISTS.searchContacts, filter, paginationToken);
 }
 
+/** Advisers known by their contact ID (AdviserContactId): Allocate To, Request Options → User ID. */
+export async function searchAdvisers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchAdvisers, filter, paginationToken);
+}
+
+/** The same advisers known by their adviser (family) ID: a task's assignee. */
+export async function searchAdviserFamilies(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchAdviserFamilies, filter, paginationToken);
+}
+
+export async function searchEnquirySources(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchEnquirySources, filter, paginationToken);
+}
+
+export async function searchReferrers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchReferrers, filter, paginationToken);
+}
+
 /** `methods.listSearch` of every action node. */
-export const listSearch = { searchDeals, searchContacts } satisfies Record<ListSearchMethod, unknown>;
+export const listSearch = { searchDeals, searchContacts, searchAdvisers, searchAdviserFamilies, searchEnquirySources, searchReferrers } satisfies Record<ListSearchMethod, unknown>;
