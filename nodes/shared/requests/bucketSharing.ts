@@ -1,0 +1,280 @@
+/**
+ * Several processes, one bucket: how a process's rate-limit budget (rateBudget.ts) shares the
+ * service's bucket with other n8n processes on the same client (queue-mode workers, the main's
+ * trigger polls) that it cannot talk to. Nothing is shared but the service's answers.
+ *
+ * What the others spend shows as the **unexplained drop**: between two answers, this process knows
+ * what the refill added and what its own requests took, so whatever else `x-ratelimit-remaining`
+ * fell by, someone else spent (`SpendingRates`, averaged over the last minute). While it sees
+ * others spend, the process:
+ *
+ * - **leaves room for them**: a request goes only when the bucket, projected from the last answer
+ *   with the refill *less the others' recent rate*, covers it, what this process has on its way,
+ *   and one more of the dearest requests (theirs may land first);
+ * - **keeps to a pace** of its own while the bucket is low (at most a quarter full): it starts at
+ *   the room the others leave (the refill less their rate), rises by the same amount for every
+ *   process while the answers say the bucket holds more than a few requests, and is cut by a fifth
+ *   when they say it holds fewer. Every process reads the same bucket, so they rise and cut
+ *   together; cutting in proportion and rising alike evens the shares out (additive increase,
+ *   multiplicative decrease), so no process starves and none keeps the bucket to itself. Without
+ *   the pace, processes that each wait for the level to come back all see it come back at once and
+ *   spend it together.
+ *
+ * The room and the pace are preferences, never a reason to give up: each adds at most a short
+ * probe to what the bucket alone asks (`PROBE_MS`), and a request that has waited half of what it
+ * may waits only for the bucket (rateBudget.ts). A process that has seen no one else for a refill
+ * period paces alone again, exactly as a single process does.
+ */
+import { RATE_LIMIT_WINDOW_SECONDS } from './policy';
+
+const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
+
+/**
+ * The others' rate is averaged over about this long: long enough that one request of theirs is
+ * not taken for a rate, short enough that a job starting or ending elsewhere shows within a
+ * fifth of a refill period.
+ */
+const AVERAGED_OVER_MS = WINDOW_MS / 5;
+/** A rate is never worked out over less than this (a bucket's stock spent in a few ms is not a rate). */
+const SHORTEST_SPAN_MS = 15_000;
+/** Others spending less than this share of the refill are not waited for. */
+const SEEN_SHARE = 0.02;
+/** After this long without an unexplained drop, the process paces alone again. */
+const FORGET_AFTER_MS = WINDOW_MS;
+/** The bucket is contended while the last answer says it holds at most this share of its limit. */
+const CONTENDED_SHARE = 0.25;
+/** However much the others spend, the pace never falls below this share of the refill. */
+const LEAST_SHARE = 0.1;
+/**
+ * The pace is cut when an answer says the bucket holds less than this share of its limit. The
+ * same mark for every process (it depends on the bucket alone), so that all of them read the same
+ * answer the same way: cuts and rises then even their shares out.
+ */
+const LOW_SHARE = 0.1;
+/** A cut keeps this much of the pace, at most once per `CUT_SPACING_MS` (the others need that long to see its effect). */
+const CUT_TO = 0.8;
+const CUT_SPACING_MS = 10_000;
+/** Between cuts the pace rises by the whole refill over this long. */
+const RISE_OVER_MS = WINDOW_MS / 2;
+/** At the pace, up to this many of the dearest requests may go at once. */
+const BURST_REQUESTS = 2;
+/** The room kept for the others' next request, in the dearest requests seen. */
+const ROOM_REQUESTS = 1;
+/** Room and pace add at most this to what the bucket alone asks: a process that sees itself squeezed out still asks (and learns). */
+export const PROBE_MS = WINDOW_MS / 10;
+
+/**
+ * This process's and the others' spending rates, from the unexplained drops: exponentially
+ * weighted sums of tokens and of elapsed time, so the rates are those of the recent past.
+ */
+export class SpendingRates {
+	private others = 0;
+
+	private own = 0;
+
+	private span = 0;
+
+	/** The largest unexplained drop between two answers lately (fading like the rates): what the others may spend at once. */
+	largestDrop = 0;
+
+	/** Over `ms`, this process spent `ownTokens`, and the bucket fell by `unexplained` more than that and the refill explain. */
+	add(ms: number, ownTokens: number, unexplained: number): void {
+		const keep = Math.exp(-Math.max(0, ms) / AVERAGED_OVER_MS);
+		this.others = this.others * keep + unexplained;
+		this.own = this.own * keep + ownTokens;
+		this.span = this.span * keep + Math.max(0, ms);
+		this.largestDrop = Math.max(unexplained, this.largestDrop * keep);
+	}
+
+	/** Tokens per ms the others spend (never below 0: the refill's rounding and cap can make a drop look negative). */
+	get othersPerMs(): number {
+		return Math.max(0, this.others / Math.max(this.span, SHORTEST_SPAN_MS));
+	}
+
+	/** Tokens per ms this process spends. */
+	get ownPerMs(): number {
+		return this.own / Math.max(this.span, SHORTEST_SPAN_MS);
+	}
+}
+
+/** The last answer believed: what it said was left, and when. */
+export interface Level {
+	remaining: number;
+	at: number;
+}
+
+/** What a process knows when a request asks to go. */
+export interface Asking {
+	cost: number;
+	now: number;
+	limit: number;
+	observed: Level;
+	/** Tokens of this process's requests sent after that answer. */
+	onTheirWay: number;
+	/** The dearest request seen (tokens). */
+	dearest: number;
+	/** How long the bucket alone asks it to wait (ms), as a single process would. */
+	bucketWaitMs: number;
+}
+
+interface Pace {
+	/** Tokens per ms. */
+	perMs: number;
+	/** Tokens that may still go at the pace, and when that was worked out. */
+	credit: number;
+	creditAt: number;
+	/** When the pace last rose or was cut. */
+	adjustedAt: number;
+	cutAt: number;
+}
+
+export class BucketSharing {
+	private readonly rates = new SpendingRates();
+
+	/** When an answer last showed someone else's spending. */
+	private othersSeenAt = -Infinity;
+
+	/** Set while others are seen. */
+	private pace?: Pace;
+
+	/**
+	 * An answer after the one believed (`from`): it says `remaining` at `now`, and this process's
+	 * own requests took `ownTokens` in between.
+	 */
+	learn(limit: number, from: Level, remaining: number, now: number, ownTokens: number, dearest: number): void {
+		const refillPerMs = limit / WINDOW_MS;
+		const elapsed = Math.max(0, now - from.at);
+		const projected = Math.min(limit, from.remaining + elapsed * refillPerMs) - ownTokens;
+		const drop = projected - remaining;
+		// The headers are whole tokens: a drop under one is their rounding, not someone else's request.
+		this.rates.add(elapsed, ownTokens, Math.abs(drop) < 1 ? 0 : drop);
+		if (drop >= 1) this.othersSeenAt = now;
+		this.adjustPace(limit, remaining, now, dearest);
+	}
+
+	/**
+	 * The first answer this process gets: a bucket already low although it has spent nothing but
+	 * this request means others are spending it (a process starting beside a running job). They are
+	 * taken to spend the whole refill until answers say better, so the process starts at the least
+	 * pace and rises from there.
+	 */
+	firstAnswer(limit: number, remaining: number, took: number, now: number, dearest: number): void {
+		if (remaining + took >= limit * CONTENDED_SHARE) return;
+		const refillPerMs = limit / WINDOW_MS;
+		this.rates.add(SHORTEST_SPAN_MS, took, refillPerMs * SHORTEST_SPAN_MS);
+		this.othersSeenAt = now;
+		this.adjustPace(limit, remaining, now, dearest);
+	}
+
+	private adjustPace(limit: number, remaining: number, now: number, dearest: number): void {
+		const refillPerMs = limit / WINDOW_MS;
+		const others = this.rates.othersPerMs;
+		const gone = this.pace === undefined ? others <= refillPerMs * SEEN_SHARE : now - this.othersSeenAt > FORGET_AFTER_MS;
+		if (gone) {
+			this.pace = undefined;
+			return;
+		}
+		const least = refillPerMs * LEAST_SHARE;
+		const burst = BURST_REQUESTS * dearest;
+		if (this.pace === undefined) {
+			// The room the others leave: the refill less their rate; while the bucket's stock is spent
+			// faster than it refills, this process's part of what is spent.
+			const own = this.rates.ownPerMs;
+			const room = own + others > refillPerMs ? (refillPerMs * own) / (own + others) : refillPerMs - others;
+			this.pace = { perMs: Math.max(least, room), credit: burst, creditAt: now, adjustedAt: now, cutAt: -Infinity };
+			return;
+		}
+		const pace = this.pace;
+		if (remaining > limit * CONTENDED_SHARE) {
+			// Plenty left: nothing to share yet.
+			pace.credit = burst;
+			pace.creditAt = now;
+			pace.adjustedAt = now;
+			return;
+		}
+		pace.credit = this.creditAt(now, burst);
+		pace.creditAt = now;
+		if (remaining < limit * LOW_SHARE) {
+			if (now - pace.cutAt >= CUT_SPACING_MS) {
+				pace.perMs = Math.max(least, pace.perMs * CUT_TO);
+				pace.cutAt = now;
+			}
+		} else {
+			pace.perMs = Math.min(refillPerMs, pace.perMs + (refillPerMs / RISE_OVER_MS) * (now - pace.adjustedAt));
+		}
+		pace.adjustedAt = now;
+	}
+
+	private creditAt(now: number, burst: number): number {
+		const pace = this.pace;
+		return pace === undefined ? burst : Math.min(burst, pace.credit + pace.perMs * (now - pace.creditAt));
+	}
+
+	/** Whether the bucket is shared and low, so that room and pace apply. */
+	private contended(limit: number, observed: Level): boolean {
+		return this.pace !== undefined && observed.remaining <= limit * CONTENDED_SHARE;
+	}
+
+	/**
+	 * How long a request waits beyond what the bucket alone asks, for the room the others need and
+	 * this process's pace (ms from now; 0 when the bucket is not shared or not low). At most
+	 * `PROBE_MS` beyond the bucket's own wait.
+	 */
+	waitMs(asking: Asking): number {
+		const { cost, now, limit, observed, dearest, bucketWaitMs } = asking;
+		const pace = this.pace;
+		if (pace === undefined || !this.contended(limit, observed)) return 0;
+		const credit = this.creditAt(now, BURST_REQUESTS * dearest);
+		const forPace = credit >= cost ? 0 : Math.ceil((cost - credit) / pace.perMs);
+		const forRoom = this.roomWaitMs(asking, pace);
+		return Math.min(Math.max(forPace, forRoom), bucketWaitMs + PROBE_MS);
+	}
+
+	/**
+	 * When the bucket, projected from the last answer with the refill less the others' rate (trusted
+	 * less the older the answer: they may have stopped), covers this request, what is on its way
+	 * and room for one of theirs.
+	 */
+	private roomWaitMs({ cost, now, limit, observed, onTheirWay, dearest }: Asking, pace: Pace): number {
+		const refillPerMs = limit / WINDOW_MS;
+		// The others are counted at their rate, but never above what this process's pace leaves them:
+		// a process that has fallen behind would otherwise project almost no refill for itself and
+		// stay behind, whatever its pace says.
+		const others = Math.min(this.rates.othersPerMs, refillPerMs - Math.min(pace.perMs, refillPerMs * (1 - LEAST_SHARE)));
+		// Room for what the others may spend at once: the dearest request seen, or their largest drop lately (at most a tenth of the bucket).
+		const room = Math.max(ROOM_REQUESTS * dearest, Math.min(this.rates.largestDrop, limit * LOW_SHARE));
+		const target = Math.min(Math.min(cost + room, limit) + onTheirWay, limit);
+		const short = (t: number): boolean =>
+			Math.min(limit, observed.remaining + t * refillPerMs - others * AVERAGED_OVER_MS * (1 - Math.exp(-t / AVERAGED_OVER_MS))) < target;
+		const elapsed = now - observed.at;
+		if (!short(elapsed)) return 0;
+		// The projected level only rises: find when it reaches the target, to the ms.
+		let low = elapsed;
+		let high = elapsed + 1000;
+		while (short(high)) high = elapsed + (high - elapsed) * 2;
+		while (high - low > 1) {
+			const mid = Math.floor((low + high) / 2);
+			if (short(mid)) low = mid;
+			else high = mid;
+		}
+		return high - elapsed;
+	}
+
+	/** A request let through at the pace (its tokens leave the credit; a request that could wait no longer may overdraw it by a burst). */
+	granted(cost: number, now: number, limit: number, observed: Level, dearest: number): void {
+		const pace = this.pace;
+		if (pace === undefined || !this.contended(limit, observed)) return;
+		const burst = BURST_REQUESTS * dearest;
+		pace.credit = Math.max(-burst, this.creditAt(now, burst) - cost);
+		pace.creditAt = now;
+	}
+
+	/** What this process has learnt (tokens per second): the others' rate, its own, and its pace while it shares the bucket. */
+	get view(): { othersPerSecond: number; ownPerSecond: number; pacePerSecond?: number } {
+		return {
+			othersPerSecond: this.rates.othersPerMs * 1000,
+			ownPerSecond: this.rates.ownPerMs * 1000,
+			...(this.pace === undefined ? {} : { pacePerSecond: this.pace.perMs * 1000 }),
+		};
+	}
+}
