@@ -125,10 +125,12 @@ const API_ERRORS = {
 				? `The service asked to wait ${waitSeconds} seconds (retry-after of a 429). `
 				: `The rate-limit budget${remaining !== undefined && limit !== undefined ? ` (${remaining} of ${limit} tokens left, refilled over 5 minutes)` : ''} covers this request in ${waitSeconds} seconds. `;
 		const waited =
-			tooManyRequests > 0 || waitedSeconds > 0
+			waitedSeconds > 0
 				? `The request had already waited ${duration(waitedSeconds)} in all${tooManyRequests > 0 ? `, through ${tooManyRequests} 429 answer(s)` : ''}. `
-				: '';
-		const allowed = limitMinutes > 0 ? `This node waits at most ${limitMinutes} minute(s) in all` : 'This node is set not to wait';
+				: tooManyRequests > 1
+					? `The service had answered it with 429 ${tooManyRequests} times. `
+					: '';
+		const allowed = limitMinutes > 0 ? `This node waits at most ${limitMinutes} minute(s)` : 'This node is set not to wait';
 		const sent = tooManyRequests > 0 ? ' The service refused it with 429, so it was not processed; it was not sent again.' : ' Nothing more was sent for it.';
 		return {
 			message,
