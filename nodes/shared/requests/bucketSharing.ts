@@ -10,20 +10,26 @@
  *
  * - **leaves room for them**: a request goes only when the bucket, projected from the last answer
  *   with the refill *less the others' recent rate*, covers it, what this process has on its way,
- *   and one more of the dearest requests (theirs may land first);
- * - **keeps to a pace** of its own while the bucket is low (at most a quarter full): it starts at
- *   the room the others leave (the refill less their rate), rises by the same amount for every
- *   process while the answers say the bucket holds more than a few requests, and is cut by a fifth
- *   when they say it holds fewer. Every process reads the same bucket, so they rise and cut
+ *   and what the others may spend at once (their largest drop lately: a tenth of the bucket at
+ *   most, the dearest request seen at least);
+ * - **keeps to a pace** of its own while the bucket is low (a tenth full or less): it starts at the
+ *   room the others leave (the refill less their rate), rises by the same amount for every process
+ *   while the answers say the bucket holds more than a twentieth of its limit, and is cut by a fifth
+ *   when they say it holds less. Every process reads the same bucket, so they rise and cut
  *   together; cutting in proportion and rising alike evens the shares out (additive increase,
  *   multiplicative decrease), so no process starves and none keeps the bucket to itself. Without
  *   the pace, processes that each wait for the level to come back all see it come back at once and
  *   spend it together.
  *
+ * The marks are shares of the bucket (with a floor of a few requests for small buckets), the same
+ * for every process: a mark drawn from a process's own requests would make one that sends dearer
+ * requests read "low" where the others read "enough", and be cut again and again.
+ *
  * The room and the pace are preferences, never a reason to give up: each adds at most a short
  * probe to what the bucket alone asks (`PROBE_MS`), and a request that has waited half of what it
- * may waits only for the bucket (rateBudget.ts). A process that has seen no one else for a refill
- * period paces alone again, exactly as a single process does.
+ * may waits only for the bucket (rateBudget.ts). A process whose first answer shows the bucket
+ * nearly empty starts sharing at once (others are spending it); one that has seen no one else for
+ * a refill period paces alone again, exactly as a single process does.
  */
 import { RATE_LIMIT_WINDOW_SECONDS } from './policy';
 
@@ -41,16 +47,16 @@ const SHORTEST_SPAN_MS = 15_000;
 const SEEN_SHARE = 0.02;
 /** After this long without an unexplained drop, the process paces alone again. */
 const FORGET_AFTER_MS = WINDOW_MS;
-/** The bucket is contended while the last answer says it holds at most this share of its limit. */
-const CONTENDED_SHARE = 0.25;
+/**
+ * The bucket is low (the pace applies) while the last answer says it holds at most this share of
+ * its limit, or this many tokens in a small bucket; the pace is cut when an answer says it holds
+ * less than half that. Above it, the bucket's stock is spent as a single process would spend it.
+ */
+const CONTENDED_SHARE = 0.1;
+const LOW_SHARE = 0.05;
+const LOW_TOKENS = 20;
 /** However much the others spend, the pace never falls below this share of the refill. */
 const LEAST_SHARE = 0.1;
-/**
- * The pace is cut when an answer says the bucket holds less than this share of its limit. The
- * same mark for every process (it depends on the bucket alone), so that all of them read the same
- * answer the same way: cuts and rises then even their shares out.
- */
-const LOW_SHARE = 0.1;
 /** A cut keeps this much of the pace, at most once per `CUT_SPACING_MS` (the others need that long to see its effect). */
 const CUT_TO = 0.8;
 const CUT_SPACING_MS = 10_000;
@@ -58,10 +64,16 @@ const CUT_SPACING_MS = 10_000;
 const RISE_OVER_MS = WINDOW_MS / 2;
 /** At the pace, up to this many of the dearest requests may go at once. */
 const BURST_REQUESTS = 2;
-/** The room kept for the others' next request, in the dearest requests seen. */
+/** The room kept for the others' next requests: at least the dearest request seen, at most this share of the bucket. */
 const ROOM_REQUESTS = 1;
+const ROOM_SHARE = 0.1;
 /** Room and pace add at most this to what the bucket alone asks: a process that sees itself squeezed out still asks (and learns). */
 export const PROBE_MS = WINDOW_MS / 10;
+
+/** At or below this, the bucket is low and the pace applies. */
+const contendedMark = (limit: number): number => Math.max(limit * CONTENDED_SHARE, 2 * LOW_TOKENS);
+/** Below this, the pace is cut. */
+const lowMark = (limit: number): number => Math.max(limit * LOW_SHARE, LOW_TOKENS);
 
 /**
  * This process's and the others' spending rates, from the unexplained drops: exponentially
@@ -159,7 +171,7 @@ export class BucketSharing {
 	 * pace and rises from there.
 	 */
 	firstAnswer(limit: number, remaining: number, took: number, now: number, dearest: number): void {
-		if (remaining + took >= limit * CONTENDED_SHARE) return;
+		if (remaining + took > contendedMark(limit)) return;
 		const refillPerMs = limit / WINDOW_MS;
 		this.rates.add(SHORTEST_SPAN_MS, took, refillPerMs * SHORTEST_SPAN_MS);
 		this.othersSeenAt = now;
@@ -185,7 +197,7 @@ export class BucketSharing {
 			return;
 		}
 		const pace = this.pace;
-		if (remaining > limit * CONTENDED_SHARE) {
+		if (remaining > contendedMark(limit)) {
 			// Plenty left: nothing to share yet.
 			pace.credit = burst;
 			pace.creditAt = now;
@@ -194,7 +206,7 @@ export class BucketSharing {
 		}
 		pace.credit = this.creditAt(now, burst);
 		pace.creditAt = now;
-		if (remaining < limit * LOW_SHARE) {
+		if (remaining < lowMark(limit)) {
 			if (now - pace.cutAt >= CUT_SPACING_MS) {
 				pace.perMs = Math.max(least, pace.perMs * CUT_TO);
 				pace.cutAt = now;
@@ -212,21 +224,24 @@ export class BucketSharing {
 
 	/** Whether the bucket is shared and low, so that room and pace apply. */
 	private contended(limit: number, observed: Level): boolean {
-		return this.pace !== undefined && observed.remaining <= limit * CONTENDED_SHARE;
+		return this.pace !== undefined && observed.remaining <= contendedMark(limit);
 	}
 
 	/**
-	 * How long a request waits beyond what the bucket alone asks, for the room the others need and
-	 * this process's pace (ms from now; 0 when the bucket is not shared or not low). At most
-	 * `PROBE_MS` beyond the bucket's own wait.
+	 * How long a request waits beyond what the bucket alone asks, for the room the others need
+	 * (while they are seen) and this process's pace (while the bucket is low); ms from now, 0 when
+	 * no one else is seen. At most `PROBE_MS` beyond the bucket's own wait.
 	 */
 	waitMs(asking: Asking): number {
 		const { cost, now, limit, observed, dearest, bucketWaitMs } = asking;
 		const pace = this.pace;
-		if (pace === undefined || !this.contended(limit, observed)) return 0;
-		const credit = this.creditAt(now, BURST_REQUESTS * dearest);
-		const forPace = credit >= cost ? 0 : Math.ceil((cost - credit) / pace.perMs);
+		if (pace === undefined) return 0;
 		const forRoom = this.roomWaitMs(asking, pace);
+		let forPace = 0;
+		if (this.contended(limit, observed)) {
+			const credit = this.creditAt(now, BURST_REQUESTS * dearest);
+			forPace = credit >= cost ? 0 : Math.ceil((cost - credit) / pace.perMs);
+		}
 		return Math.min(Math.max(forPace, forRoom), bucketWaitMs + PROBE_MS);
 	}
 
@@ -242,7 +257,7 @@ export class BucketSharing {
 		// stay behind, whatever its pace says.
 		const others = Math.min(this.rates.othersPerMs, refillPerMs - Math.min(pace.perMs, refillPerMs * (1 - LEAST_SHARE)));
 		// Room for what the others may spend at once: the dearest request seen, or their largest drop lately (at most a tenth of the bucket).
-		const room = Math.max(ROOM_REQUESTS * dearest, Math.min(this.rates.largestDrop, limit * LOW_SHARE));
+		const room = Math.max(ROOM_REQUESTS * dearest, Math.min(this.rates.largestDrop, limit * ROOM_SHARE));
 		const target = Math.min(Math.min(cost + room, limit) + onTheirWay, limit);
 		const short = (t: number): boolean =>
 			Math.min(limit, observed.remaining + t * refillPerMs - others * AVERAGED_OVER_MS * (1 - Math.exp(-t / AVERAGED_OVER_MS))) < target;
