@@ -164,7 +164,12 @@ function expectFewCollisionsNearTheFloor(processes: SeparateProcess[], run: { se
 		const seconds = run.secondsOf(process);
 		return { process: process.name, tooManyRequests: tooManyRequestsOf(process).length, bound: Math.ceil(seconds / REFILL_PERIOD_SECONDS) + 1, seconds: Math.round(seconds) };
 	});
-	if (process.env.RATE_LIMIT_DEBUG) console.log({ perProcess, seconds: run.seconds, floorSeconds, ofFloor: run.seconds / floorSeconds, tokens, total429: sandbox.apiRequests().filter((request) => request.status === 429).length });
+	if (process.env.RATE_LIMIT_DEBUG) {
+		console.log(
+			`${perProcess.map((entry) => `${entry.process}: ${entry.tooManyRequests} × 429 in ${entry.seconds} s (bound ${entry.bound})`).join('; ')}; ` +
+				`all: ${Math.round(run.seconds)} s for ${tokens} tokens, ${(run.seconds / floorSeconds).toFixed(2)}× the floor`,
+		);
+	}
 	// Every 429 is some process's (no request without one of their tokens).
 	expect(perProcess.reduce((sum, entry) => sum + entry.tooManyRequests, 0)).toBe(sandbox.apiRequests().filter((request) => request.status === 429).length);
 	expect(perProcess.filter((entry) => entry.tooManyRequests > entry.bound)).toEqual([]);

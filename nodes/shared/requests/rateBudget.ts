@@ -232,7 +232,11 @@ export class RateBudget {
 		if (headers.remaining !== undefined && (this.observed === undefined || ticket.seq > this.observed.seq)) {
 			const from = this.observed;
 			if (from !== undefined && this.limit !== undefined) {
-				this.sharing.learn(this.limit, from, headers.remaining, now, this.ownTokensSince(from, ticket.seq, took), this.highestCost);
+				// Only what this process spent for certain explains a drop: while a request sent before
+				// this one is still unanswered, its cost is a guess, and the guess's error would look
+				// like someone else's spending.
+				const own = this.ownTokensSince(from, ticket.seq, took);
+				if (own !== undefined) this.sharing.learn(this.limit, from, headers.remaining, now, own, this.highestCost);
 			} else if (this.limit !== undefined) {
 				this.sharing.firstAnswer(this.limit, headers.remaining, took, now, this.highestCost);
 			}
@@ -253,12 +257,15 @@ export class RateBudget {
 	/**
 	 * The tokens this process's requests took between the answer believed (`from`) and the answer
 	 * to request `seq` (which took `took`): the service handles requests in the order they arrive,
-	 * so every request sent in between counts, answered ones at what they took, those still on their
-	 * way at their estimate.
+	 * so every request sent in between counts, at what it took; undefined while one of them is
+	 * still on its way.
 	 */
-	private ownTokensSince(from: Observation, seq: number, took: number): number {
+	private ownTokensSince(from: Observation, seq: number, took: number): number | undefined {
 		let own = took;
-		for (let earlier = from.seq + 1; earlier < seq; earlier++) own += this.answeredSince.get(earlier) ?? this.inFlight.get(earlier) ?? 0;
+		for (let earlier = from.seq + 1; earlier < seq; earlier++) {
+			if (this.inFlight.has(earlier)) return undefined;
+			own += this.answeredSince.get(earlier) ?? 0;
+		}
 		return own;
 	}
 
