@@ -14,7 +14,8 @@
  * BENCH_LATENCY_RUNS (1), BENCH_LATENCY_SIZES (10000,50000; `none` for none), BENCH_LATENCY_ITEMS (1000),
  * BENCH_LATENCY_LAYOUTS (the deal id layouts of section 6, default all six of sandbox/layouts.ts;
  * `none` for none), BENCH_LATENCY_LAYOUT_DEALS (5050), BENCH_TRIGGER_DEALS (100000), BENCH_PACING_WRITES
- * (10000) and BENCH_PACING_DEALS (50000) for section 9.
+ * (10000), BENCH_PACING_DEALS (50000) and BENCH_PACING_PROCESS_ITEMS (2000: items of each worker's
+ * job in the several-process rows) for section 9.
  * See test/bench/README.md for what each figure means.
  */
 import { fork } from 'child_process';
@@ -72,6 +73,8 @@ const WRITE_WARMUPS = 1;
 /** Section 9: the write jobs' items and the Return All's deals, paced to a virtual rate limit. */
 const PACING_WRITES = Number(process.env.BENCH_PACING_WRITES ?? '10000');
 const PACING_DEALS = Number(process.env.BENCH_PACING_DEALS ?? '50000');
+/** Section 9's several-process rows: the items of a worker's job (the 4-process job scales it per worker). */
+const PACING_PROCESS_ITEMS = Number(process.env.BENCH_PACING_PROCESS_ITEMS ?? '2000');
 const SECTIONS = (process.env.BENCH_SECTIONS ?? 'loopback,latency,trigger,pacing').split(',').map((name) => name.trim());
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? '50');
 /** ± this, uniform: a steady link, so the floor below is the right yardstick. */
@@ -760,6 +763,20 @@ async function sectionPacing(): Promise<PacingCase[]> {
 			problems.push(`pacing ${job}: ${String(error).split('\n')[0]}`);
 		}
 	}
+	for (const job of ['twoProcesses', 'fourProcesses'] as const) {
+		progress(`pacing: ${job} (separate module copies per process, virtual clock)`);
+		try {
+			const result = await runJob<PacingCase>({ kind: 'pacingProcesses', job, items: PACING_PROCESS_ITEMS }, 20 * 60_000);
+			if (result.failed + result.lost + result.repeated > 0) problems.push(`pacing ${job}: ${result.failed} failed, ${result.lost} lost, ${result.repeated} repeated`);
+			if (result.ofFloor > 1.2) problems.push(`pacing ${job}: ${ratio(result.ofFloor)} of the budget floor (target ≤ 1.2×)`);
+			for (const process of result.processes ?? []) {
+				if (process.tooManyRequests > process.bound) problems.push(`pacing ${job}: ${process.name} met ${process.tooManyRequests} 429s in ${num(process.seconds)} s (bound ${process.bound})`);
+			}
+			cases.push(result);
+		} catch (error) {
+			problems.push(`pacing ${job}: ${String(error).split('\n')[0]}`);
+		}
+	}
 	return cases;
 }
 
@@ -769,6 +786,17 @@ function pacingRows(cases: PacingCase[]): Row[] {
 	];
 	for (const c of cases) {
 		const polls = c.polls === undefined ? '' : `; ${c.polls} polls, the longest ${num(c.longestPollSeconds ?? 0)} s`;
+		if (c.processes !== undefined) {
+			const perProcess = c.processes.map((p) => `${p.name} ${p.tooManyRequests} × 429 in ${p.refillPeriods} refill periods (bound ${p.bound})`).join(', ');
+			rows.push(
+				textRow(
+					`${c.label}: time ÷ budget floor`,
+					ratio(c.ofFloor),
+					`${num(c.virtualSeconds / 60, 1)} virtual min for ${num(c.tokens)} tokens (floor ${num(c.floorSeconds / 60, 1)} min; ${ratio(c.ofStrictFloor)} of tokens − first bucket); ${perProcess}; ${num(c.requests)} requests; ${num(c.items)} items, ${c.failed} failed, ${c.lost} lost, ${c.repeated} repeated${polls}; simulated in ${seconds(c.wallMs)}`,
+				),
+			);
+			continue;
+		}
 		rows.push(
 			textRow(
 				`${c.label}: time ÷ budget floor`,

@@ -25,6 +25,7 @@ export type Job =
 	| { kind: 'triggerDrain'; sandbox: SandboxInfo; changes: number }
 	| { kind: 'sandboxScale'; sizes: [number, number]; runs: number; pages: number }
 	| { kind: 'pacing'; job: 'writes' | 'returnAll' | 'twoExecutions' | 'jobWhilePolling'; writes: number; deals: number }
+	| { kind: 'pacingProcesses'; job: 'twoProcesses' | 'fourProcesses'; items: number }
 
 	| { kind: 'latencyReturnAll'; sandbox: SandboxInfo; client: LatencyClient }
 	| { kind: 'latencyItems'; sandbox: SandboxInfo; operation: ItemOperation; items: number; client: LatencyClient };
@@ -133,6 +134,10 @@ async function run(job: Job): Promise<unknown> {
 		case 'pacing': {
 			const pacing = await import('./pacing');
 			return await pacing.pacingJob(job.job, job.writes, job.deals);
+		}
+		case 'pacingProcesses': {
+			const pacing = await import('./pacing');
+			return await pacing.pacingProcessesJob(job.job, job.items);
 		}
 	}
 }

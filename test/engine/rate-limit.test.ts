@@ -193,17 +193,47 @@ describe('When Rate Limited', () => {
 	}, 180_000);
 
 	it('with a limit shorter than the refill, the job stops at the first request that would wait longer, which is never sent', async () => {
-		// 40 creates need 200 tokens, the bucket holds 100 and refills 1 token every 3 s: once it is
-		// spent, a create waits 15 s for its 5 tokens, longer than 0.1 minutes (6 s).
+		// 40 creates need 200 tokens, the bucket holds 100 and refills 1 token every 3 s. A create goes
+		// while the bucket covers it and room for one more (5 + 5), waiting at most 0.1 minutes (6 s,
+		// 2 tokens of refill): the bucket covers ⌊(100 + 2 − 5) ÷ 5⌋ = 19 creates, and the 20th would
+		// wait 15 s for its 5 tokens. So exactly 19 are sent, each created once, and the job stops.
 		const result = await env.run('loanCrmContacts', { ...createContacts('Hasty'), requestOptions: { rateLimitWaitMinutes: 0.1 } }, { input: inputOf(40) });
 		expect(result.error?.message).toBe('Loan CRM rate limit: the wait is longer than When Rate Limited allows');
 		expect(result.error?.description).toMatch(
-			/^The rate-limit budget \(\d+ of 100 tokens left, refilled over 5 minutes\) covers this request in \d+ seconds\. This node waits at most 0\.1 minute\(s\) \("Request Options → When Rate Limited, Wait Up To \(Minutes\)"\)\. Nothing more was sent for it\./,
+			/^The rate-limit budget \(\d+ of 100 tokens left, refilled over 5 minutes\) covers this request in 15 seconds\. This node waits at most 0\.1 minute\(s\) \("Request Options → When Rate Limited, Wait Up To \(Minutes\)"\)\. Nothing more was sent for it\./,
 		);
 		const posts = env.sandbox.apiRequests().filter((request) => request.method === 'POST');
-		expect(posts.length).toBeGreaterThanOrEqual(16);
-		expect(posts.length).toBeLessThan(40);
+		expect(posts).toHaveLength(Math.floor((CAPACITY + 6 * BUCKET.refillPerSecond - 5) / 5));
 		expect(posts.every((request) => request.status === 201)).toBe(true);
 		expect(createdNames('Hasty')).toHaveLength(posts.length);
+	}, 180_000);
+
+	it('30 429s in a row with short retry-afters: the request is repeated each time and finishes well within the wait (no count of attempts)', async () => {
+		env.sandbox.injectFault({ method: 'GET', path: '/jsonapi/deals' }, { status: 429, headers: { 'retry-after': '1' } }, 30);
+		const started = clock.now();
+		const result = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: 2 });
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)).toHaveLength(2);
+		const statuses = env.sandbox.apiRequests().map((request) => request.status);
+		expect(statuses).toEqual([...Array.from({ length: 30 }, () => 429), 200]);
+		// Each 429 held the request its retry-after (1 s): 30 s in all, far below the default 10 minutes.
+		expect(clock.now() - started).toBeGreaterThanOrEqual(30_000);
+		expect(clock.now() - started).toBeLessThan(10 * 60_000);
+	}, 180_000);
+
+	it('429s that keep coming: the request gives up only when its waits would pass When Rate Limited in all, saying how long it waited', async () => {
+		env.sandbox.injectFault({ method: 'GET', path: '/jsonapi/deals' }, { status: 429, headers: { 'retry-after': '50' } }, Infinity);
+		const started = clock.now();
+		const result = await env.run('loanCrmDeals', { resource: 'deal', operation: 'getMany', limit: 2, requestOptions: { rateLimitWaitMinutes: 3 } });
+		// 3 minutes allow three waits of 50 s (150 s) and not a fourth (200 s): 4 requests, every one refused with 429.
+		const statuses = env.sandbox.apiRequests().map((request) => request.status);
+		expect(statuses).toEqual([429, 429, 429, 429]);
+		expect(result.error?.message).toBe('Loan CRM rate limit: the wait is longer than When Rate Limited allows');
+		expect(result.error?.description).toMatch(
+			/^The service asked to wait 50 seconds \(retry-after of a 429\)\. The request had already waited 2 minutes 30 seconds in all, through 4 429 answer\(s\)\. This node waits at most 3 minute\(s\) \("Request Options → When Rate Limited, Wait Up To \(Minutes\)"\)\. The service refused it with 429, so it was not processed; it was not sent again\./,
+		);
+		// It gave up at once when the next wait would not fit, not after waiting it.
+		expect(clock.now() - started).toBeGreaterThanOrEqual(150_000);
+		expect(clock.now() - started).toBeLessThan(200_000);
 	}, 180_000);
 });

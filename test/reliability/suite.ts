@@ -200,11 +200,12 @@ export function defineReliabilitySuite(rateLimit: false | RateLimitConfig): void
 	});
 
 	describe('transient faults', () => {
-		it('429 beyond the retry budget: a clear error after a bounded number of attempts', async () => {
-			sandbox.injectFault({ kind: 'api' }, { status: 429, headers: { 'retry-after': '0' } }, Infinity);
+		it('429 asking for a wait beyond When Rate Limited: a clear error at once, saying so, the request not sent again', async () => {
+			sandbox.injectFault({ kind: 'api' }, { status: 429, headers: { 'retry-after': '3600' } }, Infinity);
 			const result = await run('transient', 'loanCrmDeals', listDeals);
-			expect(result.error?.message).toBe('Loan CRM rate limit reached (429) after 10 attempt(s)');
-			expect(sandbox.apiRequests()).toHaveLength(10);
+			expect(result.error?.message).toBe('Loan CRM rate limit: the wait is longer than When Rate Limited allows');
+			expect(result.error?.description).toMatch(/^The service asked to wait 3600 seconds \(retry-after of a 429\)\. This node waits at most 10 minute\(s\) \(/);
+			expect(sandbox.apiRequests()).toHaveLength(1);
 		});
 
 		it('429 on a write waits and repeats it: the service refused it before doing anything', async () => {

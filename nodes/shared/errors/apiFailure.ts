@@ -19,7 +19,6 @@ export interface FailedExchange {
 	text?: string;
 	/** Network error code such as ECONNRESET when no response arrived. */
 	networkCode?: string;
-	retryAfterSeconds?: number;
 	attempts?: number;
 	/** Set when a retry was not attempted because the method is not safe to repeat. */
 	notRetried?: boolean;
@@ -178,13 +177,6 @@ const BY_STATUS: Record<number, (said: Said) => Words> = {
 		message: `This Loan CRM feature is not enabled (423)${suffix}`,
 		description:
 			'The service marks it as a beta feature that must be enabled for your organisation or user. Ask Loan CRM support to enable it; new tokens do not fix this.',
-	}),
-	429: ({ failure, writeNote }) => ({
-		message: `Loan CRM rate limit reached (429) after ${failure.attempts ?? 1} attempt(s)`,
-		description:
-			(failure.retryAfterSeconds !== undefined ? `The service asked to wait ${failure.retryAfterSeconds} seconds. ` : '') +
-			'The limit is a token budget per 5 minutes; searches, later page numbers, non-id sorts and includes cost more. Reduce the number of items or pages, or run the workflow later.' +
-			writeNote,
 	}),
 };
 

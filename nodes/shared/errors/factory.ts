@@ -83,6 +83,14 @@ const OPERATION_ERRORS = {
 };
 
 /** What the service, the network or the token endpoint answered: a NodeApiError. */
+/** Seconds in words: "45 seconds", "10 minutes", "9 minutes 58 seconds". */
+function duration(seconds: number): string {
+	if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+	const minutes = Math.floor(seconds / 60);
+	const rest = seconds % 60;
+	return `${minutes} minutes${rest > 0 ? ` ${rest} second${rest === 1 ? '' : 's'}` : ''}`;
+}
+
 const API_ERRORS = {
 	/** An exchange that failed (any status, or no answer), with the hints the request asked for. */
 	apiFailure: ({ failure, explain }: { failure: FailedExchange; explain?: Explain }, node: INode): Made => {
@@ -106,11 +114,13 @@ const API_ERRORS = {
 	}),
 	/**
 	 * The rate-limit budget would make a request wait longer than the node's When Rate Limited
-	 * option allows: nothing more was sent for it. `reason`: a 429's `retry-after` still ahead, or the
-	 * refill the last `x-ratelimit-*` headers imply.
+	 * option allows in all: nothing more was sent for it. `reason`: a 429's `retry-after` still
+	 * ahead, or the refill the last `x-ratelimit-*` headers imply. `waitedSeconds`: what the request
+	 * had already waited, over every 429 it met (`tooManyRequests`).
 	 */
 	rateLimitWait: (details: {
 		waitSeconds: number;
+		waitedSeconds: number;
 		reason: 'retryAfter' | 'refill';
 		remaining?: number;
 		limit?: number;
@@ -119,22 +129,28 @@ const API_ERRORS = {
 		method: string;
 		path: string;
 		/** 429s this request met before. */
-		attempts: number;
+		tooManyRequests: number;
 	}): Made => {
-		const { waitSeconds, reason, remaining, limit, limitMinutes, option, method, path, attempts } = details;
+		const { waitSeconds, waitedSeconds, reason, remaining, limit, limitMinutes, option, method, path, tooManyRequests } = details;
 		const message = 'Loan CRM rate limit: the wait is longer than When Rate Limited allows';
 		const asked =
 			reason === 'retryAfter'
 				? `The service asked to wait ${waitSeconds} seconds (retry-after of a 429). `
 				: `The rate-limit budget${remaining !== undefined && limit !== undefined ? ` (${remaining} of ${limit} tokens left, refilled over 5 minutes)` : ''} covers this request in ${waitSeconds} seconds. `;
+		const waited =
+			waitedSeconds > 0
+				? `The request had already waited ${duration(waitedSeconds)} in all${tooManyRequests > 0 ? `, through ${tooManyRequests} 429 answer(s)` : ''}. `
+				: tooManyRequests > 1
+					? `The service had answered it with 429 ${tooManyRequests} times. `
+					: '';
 		const allowed = limitMinutes > 0 ? `This node waits at most ${limitMinutes} minute(s)` : 'This node is set not to wait';
-		const sent = attempts > 0 ? ' The service refused it with 429, so it was not processed; it was not sent again.' : ' Nothing more was sent for it.';
+		const sent = tooManyRequests > 0 ? ' The service refused it with 429, so it was not processed; it was not sent again.' : ' Nothing more was sent for it.';
 		return {
 			message,
 			description:
-				`${asked}${allowed} ("${option}").${sent} ` +
+				`${asked}${waited}${allowed} ("${option}").${sent} ` +
 				'Raise that option (0 fails at once; the default, 10, lets a job of any size finish at the pace of the budget), lower Requests in Parallel or split the job so that other workflows on this credential get their share, or run it outside business hours (08:00–18:00 AEST), when the service allows more.',
-			response: { message, status: attempts > 0 ? 429 : null, request: `${method} /jsonapi${path}`, waitSeconds },
+			response: { message, status: tooManyRequests > 0 ? 429 : null, request: `${method} /jsonapi${path}`, waitSeconds, waitedSeconds, tooManyRequests },
 			// Rate limited either way: callers that end quietly on a 429 (a trigger's baseline) do so here too.
 			httpCode: '429',
 		};

@@ -4,16 +4,20 @@
  * parameters, the README and the tests state the same numbers.
  */
 
+/** The service's window: `x-ratelimit-limit` tokens refill over this many seconds (its README: tokens per 5 minutes). */
+export const RATE_LIMIT_WINDOW_SECONDS = 300;
+
 /** How hard the transport tries before giving up. */
 export const RETRY_POLICY = {
-	/**
-	 * Attempts in all when the service answers 429 (not processed, so repeated whatever the method).
-	 * Pacing (rateBudget.ts) keeps 429s rare; several are met only when other processes spend the
-	 * same budget, and each waits its `retry-after` within Request Options → When Rate Limited.
+	/*
+	 * A 429 (not processed, so repeated whatever the method) is repeated after its `retry-after` for
+	 * as long as Request Options → When Rate Limited allows in all: the limit is a time, never a
+	 * count. Pacing (rateBudget.ts, bucketSharing.ts) keeps 429s rare.
 	 */
-	rateLimitAttempts: 10,
 	/** Wait when a 429 carries no usable `retry-after`. */
 	defaultRetryAfterSeconds: 2,
+	/** The shortest wait after a 429 (a `retry-after` of 0 would otherwise repeat it at once, over and over). */
+	shortestRetryAfterSeconds: 1,
 	/** Attempts in all for a GET that meets 502/503/504 or a dropped connection. */
 	transientAttempts: 4,
 	/** Backoff before the 2nd, 3rd, 4th attempt of a GET. */

@@ -6,9 +6,10 @@
  * What is repeated, exactly:
  * - 401: once, after one new token, whatever the method (the service refused the request before
  *   doing anything; see `send`). A second 401 fails the run's later requests at once (runContext.ts).
- * - 429: after `retry-after` (2 s without one), up to 10 attempts in all, whatever the method, writes
- *   included: a 429 means the service did not process the request. The wait holds for every
- *   request of the credential in the process (rateBudget.ts).
+ * - 429: after `retry-after` (2 s without one, at least 1 s), whatever the method, writes included: a
+ *   429 means the service did not process the request. The wait holds for every request of the
+ *   credential in the process (rateBudget.ts). Repeated for as long as the node's When Rate Limited
+ *   option allows in all (every wait of the request counted), never a fixed number of times.
  * Before any of that, each request waits for its turn in the credential's rate-limit budget
  * (rateBudget.ts): when the tokens left would not cover it and the requests in flight, it waits for
  * the refill the headers imply instead of being sent into a 429. A request that would wait longer
@@ -31,7 +32,7 @@ import type { Document, QueryParameters } from '../service/jsonapi';
 import { buildQueryString } from '../service/jsonapi';
 import { RETRY_POLICY } from './policy';
 import type { RateBudget, Ticket } from './rateBudget';
-import { costClassOf, parseRetryAfter, rateBudgetFor, readRateLimitHeaders } from './rateBudget';
+import { costClassOf, rateBudgetFor, readRateLimitHeaders } from './rateBudget';
 import type { ConnectionSettings, RequestContext, RunContext } from './runContext';
 import { CREDENTIAL_TYPE, runContextOf } from './runContext';
 
@@ -224,14 +225,16 @@ async function exchange(context: RequestContext, run: RunContext, request: ApiRe
 	const budget = rateBudgetFor(settings.budgetKey, clock);
 	const costClass = costClassOf(request.method, request.path, request.query);
 	let waitedMs = 0;
-	let rateLimitAttempts = 0;
+	let tooManyRequests = 0;
 	let transientAttempts = 0;
 	for (;;) {
-		const ticket = await turnInBudget(context, run, budget, costClass, request, waitedMs, rateLimitAttempts, place);
+		const ticket = await turnInBudget(context, run, budget, costClass, request, waitedMs, tooManyRequests, place);
 		waitedMs += ticket.waitedMs;
 		const outcome = await send(context, options);
 		const rateHeaders = readRateLimitHeaders(outcome.headers, clock.now());
-		if (outcome.status === 429) rateHeaders.retryAfterSeconds ??= RETRY_POLICY.defaultRetryAfterSeconds;
+		if (outcome.status === 429) {
+			rateHeaders.retryAfterSeconds = Math.max(RETRY_POLICY.shortestRetryAfterSeconds, rateHeaders.retryAfterSeconds ?? RETRY_POLICY.defaultRetryAfterSeconds);
+		}
 		budget.settle(ticket, outcome.status, rateHeaders, costClass);
 
 		const failure: FailedExchange = {
@@ -263,12 +266,10 @@ async function exchange(context: RequestContext, run: RunContext, request: ApiRe
 		failure.body = parsed.ok ? parsed.value : undefined;
 
 		if (status === 429) {
-			rateLimitAttempts += 1;
-			failure.retryAfterSeconds = parseRetryAfter(outcome.headers['retry-after'], clock.now());
-			failure.attempts = rateLimitAttempts;
-			// Not processed: repeated after its retry-after (the next turn in the budget waits for it).
-			if (rateLimitAttempts < RETRY_POLICY.rateLimitAttempts) continue;
-			throw apiError(node, 'apiFailure', { failure, explain: request.explain }, place);
+			// Not processed: repeated after its retry-after. The next turn in the budget waits for it,
+			// and refuses at once when that would take the request's waits past When Rate Limited.
+			tooManyRequests += 1;
+			continue;
 		}
 
 		const transient =
@@ -293,7 +294,8 @@ async function exchange(context: RequestContext, run: RunContext, request: ApiRe
 
 /**
  * Waits for the request's turn in the credential's rate-limit budget, within what is left of the
- * run's When Rate Limited wait; a longer wait fails the request at once with how long it would be.
+ * run's When Rate Limited wait (`waitedMs`: what the request has waited so far, over every 429 it
+ * met); a longer wait fails the request at once, saying how long it waited and would wait.
  */
 async function turnInBudget(
 	context: RequestContext,
@@ -302,17 +304,18 @@ async function turnInBudget(
 	costClass: string,
 	request: ApiRequest,
 	waitedMs: number,
-	rateLimitAttempts: number,
+	tooManyRequests: number,
 	place: { secrets: string[]; itemIndex?: number },
 ): Promise<Ticket> {
 	const limitMs = run.rateLimitWaitMs;
-	const admission = await budget.admit(costClass, limitMs <= 0 ? { paced: false } : { paced: true, maxWaitMs: Math.max(0, limitMs - waitedMs) }, run, rateLimitAttempts > 0);
+	const admission = await budget.admit(costClass, limitMs <= 0 ? { paced: false } : { paced: true, maxWaitMs: Math.max(0, limitMs - waitedMs) }, run, tooManyRequests > 0);
 	if ('ticket' in admission) return admission.ticket;
 	throw apiError(
 		context.getNode(),
 		'rateLimitWait',
 		{
 			waitSeconds: Math.ceil(admission.refused.waitMs / 1000),
+			waitedSeconds: Math.round((waitedMs + admission.refused.waitedMs) / 1000),
 			reason: admission.refused.reason,
 			remaining: admission.refused.remaining,
 			limit: admission.refused.limit,
@@ -320,7 +323,7 @@ async function turnInBudget(
 			option: run.rateLimitWaitOption,
 			method: request.method,
 			path: request.path,
-			attempts: rateLimitAttempts,
+			tooManyRequests,
 		},
 		place,
 	);
