@@ -1,6 +1,6 @@
 /**
  * Everything that lasts exactly one run of a node, in one place: one `RunContext` per n8n context
- * object (an execution of the node, a poll, a list search), forgotten with it.
+ * object (an execution of the node, a poll, a list search, a webhook call), forgotten with it.
  *
  * - the credential's connection settings, read once;
  * - Requests in Parallel and its request slots: every request the run sends holds one while it is
@@ -19,7 +19,7 @@
  *
  * The process-wide sharing of tokens between runs is the credential's (credentials/accessTokens.ts).
  */
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { credentialFingerprint } from '../../../credentials/accessTokens';
 import { serviceBaseUrl } from '../../../credentials/baseUrl';
@@ -29,7 +29,11 @@ import type { FailedExchange } from '../errors/apiFailure';
 import { Slots } from './parallel';
 import { DEFAULT_RATE_LIMIT_WAIT_MINUTES, DEFAULT_REQUESTS_IN_PARALLEL } from './policy';
 
-export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+/**
+ * The n8n contexts a request is sent from: an execution, a poll, a list search, and a webhook call
+ * (the Webhook Trigger reads the record a notification names; each call is its own run).
+ */
+export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 export const CREDENTIAL_TYPE = 'loanCrmOAuth2Api';
 

@@ -58,10 +58,46 @@ export function triggerNodeBase(spec: TriggerTypeSpec): Omit<INodeTypeDescriptio
 					// n8n starts one execution per poll that finds changes, with an item per change.
 					activationMessage: `Your workflow will now check Loan CRM for ${changeWords(spec.watches)} changes at every poll time and run once for each poll that finds any, with one item per change (a large backlog continues over the next polls, in order).`,
 				}),
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		...triggerConnections(),
 		properties: triggerProperties(spec.events, spec.defaultEvent, spec.legacy !== true),
+	};
+}
+
+/** What every trigger type connects: no input, one output, the package's credential. */
+function triggerConnections(): Pick<INodeTypeDescription, 'inputs' | 'outputs' | 'credentials'> {
+	return { inputs: [], outputs: [NodeConnectionTypes.Main], credentials: [{ name: CREDENTIAL_TYPE, required: true }] };
+}
+
+export interface WebhookTriggerTypeSpec {
+	/** The name the editor shows, also a new node's name. */
+	displayName: string;
+	/** The node type name saved in workflows: public, never changed. */
+	name: string;
+	/** What the nodes panel shows for it. */
+	description: string;
+	/** The README section its Docs link opens. */
+	documentation: string;
+}
+
+/**
+ * The Webhook Trigger's description but what its node file states (icon, subtitle, its webhook and
+ * its parameters, where n8n's lint looks for them): group, version, credential, the activation
+ * message. Version 1 gives the items the polling triggers give at their newest version (1.1).
+ */
+export function webhookTriggerNodeBase(spec: WebhookTriggerTypeSpec): Omit<INodeTypeDescription, 'icon' | 'subtitle' | 'webhooks' | 'properties'> {
+	return {
+		displayName: spec.displayName,
+		name: spec.name,
+		group: ['trigger'],
+		version: 1,
+		description: spec.description,
+		documentationUrl: readmeSection(spec.documentation),
+		defaults: { name: spec.displayName },
+		triggerPanel: false,
+		// Loan CRM has no subscription API: n8n registers nothing there, the user sends the URL.
+		activationMessage:
+			"Your workflow now answers Loan CRM's notifications at this node's Production URL and runs once for each change they announce. Loan CRM sends them only to addresses its team has configured: send them the Production URL (open the node, Webhook URLs → Production URL) and the records chosen under Resources. n8n's log repeats both.",
+		...triggerConnections(),
 	};
 }
 
