@@ -21,7 +21,6 @@
  */
 import type { ServerResponse } from 'http';
 
-import type { SandboxClock } from './types';
 
 /** The record types notifications are documented for. */
 export const WEBHOOK_TYPES: readonly string[] = ['deals', 'contacts', 'advisers', 'organisations'];
@@ -68,6 +67,12 @@ export interface SubscriptionInput {
 	headers?: Record<string, string>;
 }
 
+/** The sandbox's clock (types.ts SandboxClock), which the retries wait on. */
+interface DeliveryClock {
+	now(): number;
+	sleep?(ms: number): Promise<void>;
+}
+
 export class WebhookDeliveries {
 	readonly subscriptions: WebhookSubscription[] = [];
 	readonly deliveries: WebhookDelivery[] = [];
@@ -77,7 +82,7 @@ export class WebhookDeliveries {
 	private closed = false;
 
 	constructor(
-		private readonly clock: SandboxClock,
+		private readonly clock: DeliveryClock,
 		/** The service's base address (no /jsonapi), for `resource.url`. */
 		private readonly baseUrl: () => string,
 	) {}

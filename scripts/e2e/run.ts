@@ -14,7 +14,8 @@
  *   6. n8n start with the trigger workflows published: polls, emits each change once; Deal Status
  *      Changed emits each move into Settled once and no edit; the Contacts Trigger emits a new contact;
  *      on one version, the web-form example's form sent twice (web-form.ts), and the web-form-to-lead
- *      example's (web-form-lead.ts)
+ *      example's (web-form-lead.ts); the Webhook Trigger example on the sandbox's webhooks
+ *      (webhook-trigger.ts)
  *   7. on the newest n8n only (they do not depend on the version), twice — with and without durable
  *      poll cursors, each in its own user folder: n8n stopped while deals change, then started
  *      again; n8n killed during a long poll (restarts.ts)
@@ -59,6 +60,8 @@ import { WEB_FORM_N8N_VERSION, WEB_FORM_WORKFLOW_ID, checkWebFormTwice, webFormS
 import type { WebFormLeadScenario } from './web-form-lead';
 import { WEB_FORM_LEAD_WORKFLOW_ID, checkWebFormLeadTwice, webFormLeadScenario } from './web-form-lead';
 import { checkCustomApiCall, checkCustomApiCallEditor, customApiCallWorkflow, httpRequestNodeVersion } from './custom-api-call';
+import type { WebhookTriggerScenario } from './webhook-trigger';
+import { WEBHOOK_TRIGGER_N8N_VERSION, WEBHOOK_TRIGGER_WORKFLOW_ID, checkWebhookTrigger, webhookTriggerScenario } from './webhook-trigger';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 import { loadPackageSource } from '../../harness/package-source';
 
@@ -233,6 +236,8 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	let webForm: WebFormScenario | undefined;
 	// examples/web-form-to-lead.json sent twice, on the same version (web-form-lead.ts).
 	let webFormLead: WebFormLeadScenario | undefined;
+	// examples/deal-settled-instant.json on the sandbox's webhooks, on one version (webhook-trigger.ts).
+	let instant: WebhookTriggerScenario | undefined;
 	const contactSink = await startSink('/loan-crm-contacts');
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
@@ -251,6 +256,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		const credential = E2E_CREDENTIAL;
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webForm = await webFormScenario(sandbox, credential);
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webFormLead = await webFormLeadScenario(credential);
+		if (N8N_VERSION === WEBHOOK_TRIGGER_N8N_VERSION) instant = await webhookTriggerScenario(credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
 		const ids = sandbox.data.ids;
 		const cases = contractCases(sandbox);
@@ -271,6 +277,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			transitionWorkflow(transitionSink.url, credential),
 			...(webForm ? [webForm.workflow] : []),
 			...(webFormLead ? [webFormLead.workflow] : []),
+			...(instant ? [instant.workflow] : []),
 			contactsTriggerWorkflow(contactSink.url, credential),
 			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
@@ -381,6 +388,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			if (webForm) await timings.step('n8n publish:workflow (web form example)', () => n8n.publish(WEB_FORM_WORKFLOW_ID));
 			if (webFormLead) await timings.step('n8n publish:workflow (web form → lead example)', () => n8n.publish(WEB_FORM_LEAD_WORKFLOW_ID));
 			await timings.step('n8n publish:workflow (Contacts Trigger)', () => n8n.publish(WORKFLOW_IDS.contacts));
+			if (instant) await timings.step('n8n publish:workflow (Webhook Trigger example)', () => n8n.publish(WEBHOOK_TRIGGER_WORKFLOW_ID));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start());
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
@@ -403,6 +411,12 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 				record('examples/web-form-to-lead.json, its form sent twice: one lead, one note per submission (the second run finds the deal)', leadProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
 			} else {
 				console.log(`  SKIP    examples/web-form-to-lead.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
+			}
+			const instantRun = instant;
+			if (instantRun) {
+				await timings.step('webhook trigger: a settlement, its retried notification, forged notifications', async () => await checkWebhookTrigger(port, sandbox, await N8nRest.signedIn(port), n8n, instantRun, record));
+			} else {
+				console.log(`  SKIP    examples/deal-settled-instant.json on the sandbox's webhooks: runs on n8n ${WEBHOOK_TRIGGER_N8N_VERSION} only`);
 			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, sandboxCredential(sandbox), credential));
 			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
@@ -444,6 +458,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		transitionSink.server.close();
 		webForm?.sink.close();
 		webFormLead?.sink.close();
+		instant?.sink.close();
 		contactSink.server.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
@@ -674,7 +689,7 @@ async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialData
 		...(/rejected the client \(401/.test(badResult?.message ?? '') ? [] : [`message ${JSON.stringify(badResult?.message)} does not say the client was rejected (401)`]),
 		...((badResult?.message ?? '').includes(wrongSecret) ? ['the message contains the secret'] : []),
 	]);
-	const types = ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets', 'loanCrmTrigger', 'loanCrmDealsTrigger', 'loanCrmContactsTrigger'];
+	const types = ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets', 'loanCrmTrigger', 'loanCrmDealsTrigger', 'loanCrmContactsTrigger', 'loanCrmWebhookTrigger'];
 	const described = await rest.request('POST', '/node-types', { nodeInfos: types.map((name) => ({ name: `${PACKAGE}.${name}`, version: 1 })) });
 	const descriptions = ((described.json as { data?: Array<{ name: string; iconUrl?: string | { light: string; dark: string } }> } | undefined)?.data ?? []);
 	const problems: string[] = [];

@@ -17,6 +17,9 @@
  *   the run times reads `run.clock`: the transport's waits, the rate-limit budget, the triggers'
  *   polls and their cursors.
  *
+ * And one thing that outlasts runs: the credential's shared slots (`inCredentialSlot`), Requests in
+ * Parallel for the one-request runs n8n starts side by side (webhook calls).
+ *
  * The process-wide sharing of tokens between runs is the credential's (credentials/accessTokens.ts).
  */
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
@@ -120,6 +123,24 @@ export class RunContext {
 		this.slots ??= new Slots(Math.max(1, this.requestsInParallel));
 		return await this.slots.hold(work);
 	}
+}
+
+/**
+ * Requests in Parallel across runs of one credential, for runs that n8n starts side by side and that
+ * send one request each: the Webhook Trigger's calls, one per notification (trigger/webhookReads.ts).
+ * A run's own slots bound nothing there, so these do: one bound per credential (its fingerprint, as
+ * for the rate budget and the shared token) in the process, the action nodes' default.
+ */
+const credentialSlots = new Map<string, Slots>();
+
+/** Runs `work` holding one of the credential's shared slots (at most DEFAULT_REQUESTS_IN_PARALLEL at once); waits for one to be free. */
+export async function inCredentialSlot<T>(budgetKey: string, work: () => Promise<T>): Promise<T> {
+	let slots = credentialSlots.get(budgetKey);
+	if (slots === undefined) {
+		slots = new Slots(DEFAULT_REQUESTS_IN_PARALLEL);
+		credentialSlots.set(budgetKey, slots);
+	}
+	return await slots.hold(work);
 }
 
 const runs = new WeakMap<RequestContext, RunContext>();

@@ -125,7 +125,7 @@ export class WebhookMemory {
 	/** What the node's static data keeps of it. */
 	toState(): WebhookState {
 		const versions = [...this.versions].slice(-STORED_VERSIONS).map(([key, version]) => encodeVersion(key, version));
-		return { settings: this.settings, versions, ...(this.statuses.size > 0 ? { known: encodeStatuses(this.statuses) } : {}) };
+		return { settings: this.settings, ...(versions.length > 0 ? { versions } : {}), ...(this.statuses.size > 0 ? { known: encodeStatuses(this.statuses) } : {}) };
 	}
 }
 
@@ -143,6 +143,11 @@ export function webhookMemory(nodeKey: string, settings: string, stored: Webhook
 	const memory = WebhookMemory.fromState(settings, stored);
 	if (keep) memories.set(nodeKey, memory);
 	return memory;
+}
+
+/** Forgets every trigger node's memory (tests: a process that restarted, with only the stored copies). */
+export function forgetWebhookMemories(): void {
+	memories.clear();
 }
 
 /** Replaces the node's static data with the memory's stored copy. */

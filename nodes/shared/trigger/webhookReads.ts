@@ -4,9 +4,10 @@
  *
  * n8n starts one webhook call per notification, each its own run with its own Requests in Parallel
  * slots (requests/runContext.ts), so a burst of 200 notifications would put 200 reads on the wire at
- * once. Here they go through one gate per credential (keyed like its rate-limit budget and shared
- * token: the credential's fingerprint): at most `WEBHOOK_READS_IN_PARALLEL` reads of that credential
- * are on their way at a time, the others wait in order of arrival. Inside the gate each read is an
+ * once. Here they go through one gate per credential (the credential's shared slots, keyed like its
+ * rate-limit budget and shared token: the credential's fingerprint): at most
+ * `WEBHOOK_READS_IN_PARALLEL` reads of that credential are on their way at a time, the others wait in
+ * order of arrival. Inside the gate each read is an
  * ordinary `apiRequest`, so it takes its turn in the credential's rate-limit budget
  * (requests/rateBudget.ts) with everything else on the credential (a bulk job, the polling
  * triggers) and waits for the refill the headers imply instead of meeting a 429.
@@ -23,11 +24,12 @@
  * n8n's webhook processes, each with its own gate).
  */
 import { DEFAULT_REQUESTS_IN_PARALLEL } from '../requests/policy';
-import { Slots } from '../requests/parallel';
+import { inCredentialSlot } from '../requests/runContext';
 
 /**
  * Reads of one credential in flight at once for all webhook calls of the process: the action nodes'
- * default Requests in Parallel, the pace the rate budget is tuned for.
+ * default Requests in Parallel, the pace the rate budget is tuned for (the credential's shared slots,
+ * requests/runContext.ts `inCredentialSlot`).
  */
 export const WEBHOOK_READS_IN_PARALLEL = DEFAULT_REQUESTS_IN_PARALLEL;
 
@@ -38,8 +40,6 @@ interface QueuedRead<T> {
 }
 
 class CredentialReads {
-	readonly gate = new Slots(WEBHOOK_READS_IN_PARALLEL);
-
 	/** Per record: the read not sent yet, which a new notification joins. */
 	readonly waiting = new Map<string, QueuedRead<unknown>>();
 
@@ -70,7 +70,7 @@ export async function readThroughGate<T>(credentialKey: string, recordKey: strin
 	const read: QueuedRead<T> = { sent: false, promise: undefined as unknown as Promise<T> };
 	read.promise = (async () => {
 		if (before !== undefined) await before.catch(() => undefined);
-		return await shared.gate.hold(async () => {
+		return await inCredentialSlot(credentialKey, async () => {
 			read.sent = true;
 			if (shared.waiting.get(recordKey) === read) shared.waiting.delete(recordKey);
 			return await send();
