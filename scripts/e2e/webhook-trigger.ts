@@ -73,11 +73,18 @@ async function executionsOf(rest: N8nRest, workflowId: string): Promise<Array<{ 
 	return (list.json as { data?: { results?: Array<{ id: string; status?: string }> } } | undefined)?.data?.results ?? [];
 }
 
-/** A deal the sandbox moves to PendingSettlement (notified: the trigger then knows it), ready to settle. */
-async function pendingDeal(sandbox: Sandbox, subscription: WebhookSubscription, name: string): Promise<string> {
-	const deal = sandbox.data.list('deals').find((candidate) => !['Settled', 'Varied', 'PendingSettlement'].includes(String(candidate.attributes.dealStatus)) && !String(candidate.attributes.name).startsWith('E2E'));
+/**
+ * A deal the sandbox moves to PendingSettlement (notified: the trigger then knows it), ready to
+ * settle: from the end of the book, none the other checks name (the fixtures, the deals they change).
+ */
+async function pendingDeal(sandbox: Sandbox, subscription: WebhookSubscription): Promise<string> {
+	const fixtures = new Set<string>(Object.values(sandbox.data.ids).flat().map(String));
+	const deal = sandbox.data
+		.list('deals')
+		.reverse()
+		.find((candidate) => !fixtures.has(candidate.id) && !['Settled', 'Varied', 'PendingSettlement'].includes(String(candidate.attributes.dealStatus)) && !String(candidate.attributes.name).startsWith('E2E'));
 	if (deal === undefined) throw new Error('no deal to settle');
-	sandbox.data.updateDeal(deal.id, { dealStatus: 'PendingSettlement', name });
+	sandbox.data.updateDeal(deal.id, { dealStatus: 'PendingSettlement' });
 	await waitFor(() => sandbox.webhooks.deliveries.filter((delivery) => delivery.subscription === subscription.id && delivery.id === Number(deal.id)).every((delivery) => delivery.done), 30_000, 100);
 	// The service stamps whole seconds: the settlement comes a second later.
 	await sleep(1100);
@@ -99,7 +106,7 @@ export async function checkWebhookTrigger(port: number, sandbox: Sandbox, rest: 
 
 		// --- a settlement, within seconds; its retried notification -------------------------------
 		const problems: string[] = [];
-		const deal = await pendingDeal(sandbox, subscription, 'E2E instant settlement');
+		const deal = await pendingDeal(sandbox, subscription);
 		const start = scenario.received.length;
 		const executionsBefore = (await executionsOf(rest, WEBHOOK_TRIGGER_WORKFLOW_ID)).length;
 		const settledAt = Date.now();
@@ -165,7 +172,7 @@ export async function checkWebhookTrigger(port: number, sandbox: Sandbox, rest: 
 export async function checkWebhookTriggerQueue(port: number, sandbox: Sandbox, rest: N8nRest, workers: N8nInstance[], scenario: WebhookTriggerScenario, record: RecordCheck): Promise<void> {
 	const subscription = sandbox.webhooks.subscribe({ url: productionUrl(port, scenario), types: ['deals'], name: 'E2E deals to n8n (queue)' });
 	try {
-		const deal = await pendingDeal(sandbox, subscription, 'E2E instant settlement (queue)');
+		const deal = await pendingDeal(sandbox, subscription);
 		const start = scenario.received.length;
 		const settledAt = Date.now();
 		sandbox.data.updateDeal(deal, { dealStatus: 'Settled' });

@@ -255,6 +255,19 @@ describe('Loan CRM Webhook Trigger: once per change', () => {
 		expect(reads(`/jsonapi/deals/${deal}`)).toHaveLength(6);
 	});
 
+	it('a retry that changes nothing leaves the static data as it is (n8n has nothing to save)', async () => {
+		const node = trigger({ dealEvent: 'dealUpdated' });
+		const deal = freshDeal();
+		env.sandbox.data.updateDeal(deal, { lenderName: 'HSBC' });
+		const first = await runWebhook(node, { body: notification('deals', deal) });
+		const stored = JSON.stringify(node.staticData);
+		// Frozen: a write would throw and fail the call.
+		Object.freeze(node.staticData);
+		const retries = await Promise.all([0, 1].map(async () => await runWebhook(node, { body: notification('deals', deal) })));
+		expect([first.items?.length, ...retries.map((retry) => [retry.error, retry.items])]).toEqual([1, [undefined, undefined], [undefined, undefined]]);
+		expect(JSON.stringify(node.staticData)).toBe(stored);
+	});
+
 	it('retries that arrive together share one read and emit one item', async () => {
 		const node = trigger({ dealEvent: 'dealUpdated' });
 		const deal = freshDeal();

@@ -52,6 +52,8 @@ export interface WebhookState {
 	versions?: string[];
 	/** Deal Status Changed: the last status of each deal, longest-unobserved first. */
 	known?: StatusMemory;
+	/** The memory's revision this copy holds (a call that changed nothing leaves the copy as it is). */
+	revision?: number;
 }
 
 /** One letter per record type, for the stored versions. */
@@ -92,6 +94,9 @@ export class WebhookMemory {
 	/** Deal id → last known status, longest-unobserved first. */
 	statuses = new Map<number, string>();
 
+	/** Counts the changes of what is remembered (not of its order). */
+	revision = 0;
+
 	constructor(readonly settings: string) {}
 
 	static fromState(settings: string, state: WebhookState): WebhookMemory {
@@ -102,11 +107,14 @@ export class WebhookMemory {
 			if (entry !== undefined) memory.versions.set(entry[0], entry[1]);
 		}
 		memory.statuses = decodeStatuses(state.known);
+		memory.revision = typeof state.revision === 'number' ? state.revision : 0;
 		return memory;
 	}
 
 	/** Remembers `version` as the record's newest (it moves to the newest end). */
 	rememberVersion(key: string, version: Version): void {
+		const before = this.versions.get(key);
+		if (before === undefined || before.at !== version.at || before.content !== version.content) this.revision += 1;
 		this.versions.delete(key);
 		this.versions.set(key, version);
 		for (const oldest of this.versions.keys()) {
@@ -117,6 +125,7 @@ export class WebhookMemory {
 
 	/** Remembers a deal's status; forgets the longest-unobserved above the cap. Returns how many watched deals were forgotten. */
 	rememberStatus(id: number, status: string, watched: string[] | undefined): number {
+		if (this.statuses.get(id) !== status) this.revision += 1;
 		this.statuses.delete(id);
 		this.statuses.set(id, status);
 		return forgetAboveCap(this.statuses, watched, MAX_REMEMBERED_DEALS);
@@ -125,7 +134,7 @@ export class WebhookMemory {
 	/** What the node's static data keeps of it. */
 	toState(): WebhookState {
 		const versions = [...this.versions].slice(-STORED_VERSIONS).map(([key, version]) => encodeVersion(key, version));
-		return { settings: this.settings, ...(versions.length > 0 ? { versions } : {}), ...(this.statuses.size > 0 ? { known: encodeStatuses(this.statuses) } : {}) };
+		return { settings: this.settings, ...(versions.length > 0 ? { versions } : {}), ...(this.statuses.size > 0 ? { known: encodeStatuses(this.statuses) } : {}), revision: this.revision };
 	}
 }
 
@@ -150,8 +159,12 @@ export function forgetWebhookMemories(): void {
 	memories.clear();
 }
 
-/** Replaces the node's static data with the memory's stored copy. */
+/**
+ * Replaces the node's static data with the memory's stored copy, unless it holds that revision
+ * already (n8n then has nothing to save: a retry costs no write to its database).
+ */
 export function storeMemory(staticData: IDataObject, memory: WebhookMemory): void {
+	if (staticData.settings === memory.settings && staticData.revision === memory.revision) return;
 	const state = memory.toState() as IDataObject;
 	for (const key of Object.keys(staticData)) if (!(key in state)) delete staticData[key];
 	Object.assign(staticData, state);
