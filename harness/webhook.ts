@@ -202,9 +202,9 @@ function prepare(target: WebhookTarget, mode: WorkflowExecuteMode): Prepared {
 	return { workflow, node: workflow.getNode(name) as INode, webhookData, store, registry };
 }
 
-/** The path n8n serves the node's webhook at (below /webhook/), its parameters evaluated. */
+/** The path n8n serves the node's webhook at (below /webhook/), its parameters evaluated (give `ids` for a stable one). */
 export function webhookPath(target: WebhookTarget): string {
-	return prepare({ ...target, ids: target.ids ?? { workflowId: 'w', nodeId: 'n', webhookId: 'hook' } }, 'webhook').webhookData.path;
+	return prepare(target, 'webhook').webhookData.path;
 }
 
 function bodyBytes(body: unknown): Buffer {
