@@ -25,6 +25,8 @@ export { REPO_ROOT, loadPackageSource, readPackageJson, sourcePathFor } from './
 export type { CredentialsInput, RunResult, WorkflowCredentialsInput, WorkflowRunResult } from './run';
 export { DEFAULT_CREDENTIAL_TYPE, PollAbandoned, START_NODE_TYPE, runNode, runPoll, runWorkflow } from './run';
 export { runListSearch } from './list-search';
+export type { HostedCall, WebhookAnswer, WebhookCall, WebhookHost, WebhookRunResult, WebhookTarget } from './webhook';
+export { runWebhook, runWebhookMethod, startWebhookCall, startWebhookHost, webhookPath } from './webhook';
 export { TestClock, waitsPassByThemselves } from './clock';
 export type { HttpRequestNodeInfo } from './http-request-node';
 export { HTTP_REQUEST_TYPE, httpRequestNodeInfo, n8nNodesBaseDir, registerHttpRequestNode } from './http-request-node';

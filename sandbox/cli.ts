@@ -4,6 +4,7 @@
  *   npx ts-node --transpile-only sandbox/cli.ts [--port 8080] [--deals 5000] [--rate-limit]
  *     [--contacts N] [--count-totals] [--token-lifetime SECONDS] [--clock-offset SECONDS] [--latency MS] [--jitter MS]
  *     [--deal-layout dense|oneLongGap|twoIslands|uniformlySparse|clusteredSparse|skewedTop] [--lively [--lively-every SECONDS]]
+ *     [--webhook URL [--webhook-types deals,contacts,advisers,organisations] [--webhook-name NAME]]
  *
  * --deal-layout gives the --deals deals ids of that layout (layouts.ts: gaps as a multi-tenant service shows them).
  * --lively changes the data by itself, one change every 10 s (lively.ts): deals settle, contacts are
@@ -11,8 +12,11 @@
  * --latency plays a network round trip of MS (± --jitter MS, default a fifth of it) on every request.
  * --rate-limit enables a bucket of 600 tokens refilled at 2 per second (about 600 per 5 minutes).
  * --clock-offset runs the service's clock ahead (positive) or behind (negative, e.g. --clock-offset=-300).
+ * --webhook sets up a webhook as the service's team would (webhooks.ts): every create and update of
+ * the record types (default all four) is POSTed to URL under the name given, retried on a non-2xx
+ * answer; each delivery is printed. More with POST /sandbox/webhooks.
  */
-import { DEFAULT_LIVELY_SECONDS, ID_LAYOUTS, idLayout, offsetClock, startLively, startSandbox } from './index';
+import { DEFAULT_LIVELY_SECONDS, ID_LAYOUTS, WEBHOOK_ADMIN_PATH, WEBHOOK_TYPES, idLayout, offsetClock, startLively, startSandbox } from './index';
 import type { IdLayout } from './index';
 
 function arg(name: string): string | undefined {
@@ -40,7 +44,7 @@ function int(name: string): number | undefined {
 async function main(): Promise<void> {
 	if (flag('--help') || flag('-h')) {
 		console.log(
-			`Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S] [--latency MS] [--jitter MS] [--deal-layout ${ID_LAYOUTS.join('|')}] [--lively [--lively-every S]]`,
+			`Usage: cli.ts [--port N] [--deals N] [--contacts N] [--rate-limit] [--count-totals] [--token-lifetime S] [--clock-offset S] [--latency MS] [--jitter MS] [--deal-layout ${ID_LAYOUTS.join('|')}] [--lively [--lively-every S]] [--webhook URL [--webhook-types ${WEBHOOK_TYPES.join(',')}] [--webhook-name NAME]]`,
 		);
 		return;
 	}
@@ -83,6 +87,26 @@ async function main(): Promise<void> {
 		}
 		console.log(`  Lively:        one change every ${livelySeconds} s (a deal settles or enters Pending Settlement, a contact is created, a deal's lender changes)`);
 		startLively(sandbox.data, livelySeconds, (line) => console.log(`${new Date().toISOString().slice(11, 19)} lively: ${line}`));
+	}
+	const webhookUrl = arg('--webhook');
+	if (webhookUrl !== undefined) {
+		try {
+			const types = arg('--webhook-types')?.split(',').map((type) => type.trim()).filter((type) => type !== '');
+			const subscription = sandbox.webhooks.subscribe({ url: webhookUrl, types, name: arg('--webhook-name') ?? 'Sandbox webhook' });
+			console.log(`  Webhook:       ${subscription.types.join(', ')} → ${subscription.url} ("${subscription.name}"); more at ${sandbox.baseUrl}${WEBHOOK_ADMIN_PATH}`);
+		} catch (error) {
+			console.error(`--webhook: ${error instanceof Error ? error.message : String(error)}`);
+			process.exit(2);
+		}
+		let reported = 0;
+		setInterval(() => {
+			// In order: each once it is delivered or given up.
+			for (let delivery = sandbox.webhooks.deliveries[reported]; delivery?.done === true; delivery = sandbox.webhooks.deliveries[reported]) {
+				reported += 1;
+				const statuses = delivery.attempts.map((attempt) => attempt.status || 'no connection').join(', ');
+				console.log(`${new Date().toISOString().slice(11, 19)} webhook: ${delivery.type} ${delivery.id} → ${statuses}${delivery.delivered ? '' : ' (given up)'}`);
+			}
+		}, 1000).unref();
 	}
 	console.log('Press Ctrl-C to stop.');
 	let stopping = false;

@@ -28,8 +28,12 @@ export class SandboxState {
 		private readonly dealIds?: readonly number[],
 	) {
 		this.seeded = seedStore(seed, sizes, dealIds);
+		this.seeded.store.onWrite = (type, id) => this.onWrite?.(type, id);
 		this.clock = now;
 	}
+
+	/** Told of every record created or updated (the webhooks' hook: server.ts); survives `reset()`. */
+	onWrite?: (type: string, id: number) => void;
 
 	get store(): Store {
 		return this.seeded.store;
@@ -50,6 +54,7 @@ export class SandboxState {
 
 	reset(): void {
 		this.seeded = seedStore(this.seed, this.sizes, this.dealIds);
+		this.seeded.store.onWrite = (type, id) => this.onWrite?.(type, id);
 	}
 
 	/** Adviser resource id for a UserId header value, if it is a known adviser contact id (an adviser-details id). */

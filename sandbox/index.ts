@@ -41,6 +41,7 @@ export {
 	DEFAULT_PAGE_SIZE,
 	ENDPOINTS,
 	PUBLIC_DESCRIPTION_ENDPOINTS,
+	RECORD_READ_ENDPOINTS,
 	FREQUENCY_TYPE,
 	GENDER,
 	LOAN_STRUCTURE_TYPE,
@@ -61,3 +62,5 @@ export type { AttrDef, EndpointDef, EndpointKind, RelDef, ScopeAction, TypeDef }
 export { DEFAULT_SIZES, FIRST_ID } from './seed';
 export { ID_LAYOUTS, ID_LAYOUT_DESCRIPTIONS, idLayout } from './layouts';
 export type { IdLayout } from './layouts';
+export { RETRY_DELAYS_MS, WEBHOOK_ADMIN_PATH, WEBHOOK_TYPES, WebhookDeliveries } from './webhooks';
+export type { DeliveryAttempt, SubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhooks';

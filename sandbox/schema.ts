@@ -672,8 +672,21 @@ export const PUBLIC_DESCRIPTION_ENDPOINTS: readonly EndpointDef[] = [
 	ep('GET', '/referrers/{id}', 'single', 'referrers', 'read'),
 ];
 
+/**
+ * A record by its id, `GET /jsonapi/<type>/{id}` (swagger `Deals_GetById`, `Contacts_GetById`,
+ * `Advisers_GetById`, `Organisations_GetById`; the public description, not the seed): what a
+ * webhook notification names (`resource.type`, `resource.id`), read by whoever receives it. Served
+ * like the single lead; one the list above already has is not listed twice.
+ */
+export const RECORD_READ_ENDPOINTS: readonly EndpointDef[] = [
+	ep('GET', '/deals/{id}', 'single', 'deals', 'read'),
+	ep('GET', '/contacts/{id}', 'single', 'contacts', 'read'),
+	ep('GET', '/advisers/{id}', 'single', 'advisers', 'read'),
+	ep('GET', '/organisations/{id}', 'single', 'organisations', 'read'),
+].filter((read) => !PUBLIC_DESCRIPTION_ENDPOINTS.some((endpoint) => endpoint.method === read.method && endpoint.path === read.path));
+
 /** Every endpoint the sandbox serves. */
-export const SERVED_ENDPOINTS: readonly EndpointDef[] = [...ENDPOINTS, ...PUBLIC_DESCRIPTION_ENDPOINTS];
+export const SERVED_ENDPOINTS: readonly EndpointDef[] = [...ENDPOINTS, ...PUBLIC_DESCRIPTION_ENDPOINTS, ...RECORD_READ_ENDPOINTS];
 
 /**
  * Required scope per endpoint of the 20 operations, as `"METHOD /jsonapi/path"` → scope. DELETE also accepts the

@@ -27,6 +27,7 @@ import type { Fault, FaultMatch, LatencyConfig, LoggedRequest, RateLimitConfig, 
 import { MACHINE_CLOCK } from './clock';
 import { readDocument } from './validate';
 import { createLead } from './leads';
+import { WEBHOOK_ADMIN_PATH, WebhookDeliveries, handleWebhookAdmin } from './webhooks';
 
 interface Client {
 	secret: string;
@@ -323,6 +324,9 @@ export class SandboxServer {
 	/** The sandbox's one clock: SandboxOptions.clock. */
 	readonly clock: SandboxClock;
 
+	/** The service's webhooks: subscriptions and the notifications sent (webhooks.ts). */
+	readonly webhooks: WebhookDeliveries;
+
 	constructor(private readonly options: SandboxOptions) {
 		const sizes = { ...DEFAULT_SIZES, ...(options.sizes ?? {}) };
 		const clock = options.clock ?? MACHINE_CLOCK;
@@ -333,6 +337,8 @@ export class SandboxServer {
 		this.patchStatus = options.patchStatus ?? 200;
 		this.setRateLimit(options.rateLimit ?? false);
 		this.setLatency(options.latency ?? false);
+		this.webhooks = new WebhookDeliveries(clock, () => `http://127.0.0.1:${this.port}`);
+		this.state.onWrite = (type, id) => this.webhooks.changed(type, id);
 	}
 
 	// ---------------------------------------------------------------- lifecycle
@@ -389,6 +395,7 @@ export class SandboxServer {
 		const server = this.server;
 		if (!server) return;
 		this.server = undefined;
+		this.webhooks.close();
 		for (const timer of this.waits) clearTimeout(timer);
 		this.waits.clear();
 		const closed = [...this.sockets].map((socket) => new Promise<void>((resolve) => (socket.destroyed && !socket.readable ? resolve() : socket.once('close', () => resolve()))));
@@ -504,6 +511,11 @@ export class SandboxServer {
 		const path = q < 0 ? url : url.slice(0, q);
 		const rawQuery = q < 0 ? '' : url.slice(q + 1);
 		const method = (req.method ?? 'GET').toUpperCase();
+		// The service's team's console for webhooks: not the API, not logged with its requests.
+		if (path === WEBHOOK_ADMIN_PATH || path.startsWith(`${WEBHOOK_ADMIN_PATH}/`)) {
+			handleWebhookAdmin(this.webhooks, method, path, await readBody(req), res);
+			return;
+		}
 		const kind: 'token' | 'api' = path === '/oauth2/token' ? 'token' : 'api';
 		const entry: LoggedRequest = {
 			method,
@@ -1277,6 +1289,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			server.countTotals = value;
 		},
 		addClient: (opts) => server.addClient(opts),
+		webhooks: server.webhooks,
 		data,
 		close: () => server.close(),
 	};

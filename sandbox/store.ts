@@ -379,14 +379,19 @@ export class Store {
 		}
 	}
 
+	/** Told of every record created or updated after seeding (the service's webhooks: webhooks.ts). */
+	onWrite?: (type: string, id: number) => void;
+
 	put(type: string, rec: Rec): void {
 		this.table(type).put(rec);
 		this.touched(type);
+		this.onWrite?.(type, rec.id);
 	}
 
 	insert(type: string, rec: Rec): void {
 		this.table(type).insert(rec);
 		this.touched(type);
+		this.onWrite?.(type, rec.id);
 	}
 
 	remove(type: string, id: number): boolean {

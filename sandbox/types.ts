@@ -3,6 +3,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'http';
 
+import type { WebhookDeliveries } from './webhooks';
+
 export interface SandboxOptions {
 	/**
 	 * Record counts. Defaults: deals 250, contacts 120, incomes 150, dealSecurities 150. Deal
@@ -368,6 +370,8 @@ export interface Sandbox {
 		clientId: string;
 		clientSecret: string;
 	};
+	/** The service's webhooks: subscribe an address to record types; every notification sent (webhooks.ts). */
+	webhooks: WebhookDeliveries;
 	data: SandboxData;
 	close(): Promise<void>;
 }

@@ -17,7 +17,7 @@ import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import type { ExampleWorkflow } from './e2e/examples';
-import { adaptExample, exampleFiles, isLoanCrmNode } from './e2e/examples';
+import { LOAN_CRM_WEBHOOK_TRIGGER_TYPE, adaptExample, exampleFiles, isLoanCrmNode, readExample } from './e2e/examples';
 
 /** The sandbox credential `npm run dev` imports, which the examples' Loan CRM nodes are given. */
 export const DEV_CREDENTIAL = { id: 'loanCrmSandbox01', name: 'Loan CRM sandbox' } as const;
@@ -86,4 +86,22 @@ export function prepareExamples(examplesDir: string, n8nDir: string, credential:
 		workflows.push(workflow);
 	}
 	return { workflows, disabled };
+}
+
+/** An example's Loan CRM Webhook Trigger: where n8n serves it and the records it watches. */
+export interface ExampleWebhook {
+	workflow: string;
+	/** Below n8n's /webhook/ (the example's webhook id; the examples use no shared secret). */
+	path: string;
+	resources: string[];
+}
+
+/** The examples' Loan CRM Webhook Triggers, for `npm run dev` to point the sandbox's webhooks at. */
+export function exampleWebhooks(examplesDir: string): ExampleWebhook[] {
+	return exampleFiles(examplesDir).flatMap((file) => {
+		const example = readExample(file, examplesDir);
+		return example.nodes
+			.filter((node) => node.type === LOAN_CRM_WEBHOOK_TRIGGER_TYPE && node.webhookId !== undefined)
+			.map((node) => ({ workflow: example.name, path: `${node.webhookId as string}/notify`, resources: (node.parameters.resources as string[] | undefined) ?? ['deals'] }));
+	});
 }

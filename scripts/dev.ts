@@ -9,6 +9,10 @@
  * --lively   the sandbox's data changes by itself, one change every 10 seconds (--lively-every S):
  *            deals settle, contacts are created, deals are edited (sandbox/lively.ts); each change
  *            is printed. For watching a published trigger fire.
+ *
+ * The sandbox sends its webhooks (sandbox/webhooks.ts) for every change to the Production URL of the
+ * examples' Loan CRM Webhook Triggers (examples/deal-settled-instant.json), as the service's team
+ * would once asked: publish that example and each settlement runs it within seconds.
  * --fresh    use a throw-away n8n user folder instead of <cache>/dev-user-folder
  * --check    start, check that the editor answers HTTP 200, stop (exit 0 / 1)
  *
@@ -23,7 +27,7 @@ import { join } from 'path';
 
 import { sandboxCredential } from '../harness/sandbox-credential';
 import { DEFAULT_LIVELY_SECONDS, startLively, startSandbox } from '../sandbox';
-import { DEV_CREDENTIAL, prepareExamples } from './dev-examples';
+import { DEV_CREDENTIAL, exampleWebhooks, prepareExamples } from './dev-examples';
 import { EXAMPLES_DIR } from './e2e/examples';
 import { cacheDir, ensureN8n, N8N_VERSION } from './e2e/install';
 import { DEV_OWNER, N8nInstance, N8nRest, buildAndPack, installPackage, portOrFree } from './e2e/n8n';
@@ -64,6 +68,12 @@ async function main(): Promise<number> {
 			disabledInExamples = examples.disabled;
 		}
 	}
+	// The service's team, as it were: the sandbox sends its webhooks to the examples' Webhook Triggers
+	// (answered 404 by n8n, and given up after a few retries, until the example is published).
+	const webhooks = exampleWebhooks(EXAMPLES_DIR).map((example) => ({
+		...example,
+		subscription: sandbox.webhooks.subscribe({ url: `http://127.0.0.1:${port}/webhook/${example.path}`, types: example.resources, name: `${example.workflow} (npm run dev)` }),
+	}));
 	const livelySeconds = process.argv.includes('--lively') ? intOption('--lively-every', DEFAULT_LIVELY_SECONDS) : undefined;
 	if (livelySeconds === 0) throw new Error('--lively-every needs at least 1 second');
 
@@ -120,6 +130,7 @@ Loan CRM sandbox (credential "${DEV_CREDENTIAL.name}" is already imported)
   User ID:       ${credentialData.userId}
   Data:          ${sandbox.data.count('deals')} deals, ${sandbox.data.count('contacts')} contacts
   Lively:        ${livelySeconds === undefined ? 'off (add --lively: deals settle, contacts appear, deals change by themselves)' : `one change every ${livelySeconds} s: a deal settles or enters Pending Settlement, a contact is created, a deal's lender changes`}
+${webhooks.map((webhook) => `  Webhook:       ${webhook.resources.join(', ')} → http://localhost:${port}/webhook/${webhook.path} ("${webhook.workflow}": publish it to receive them)`).join('\n')}
 ${disabledInExamples.length > 0 ? `\nImported disabled (no credential for them here): ${disabledInExamples.join('; ')}\n` : ''}${check ? '' : '\nPress Ctrl-C to stop.'}`);
 
 	if (livelySeconds !== undefined && !check) {

@@ -42,10 +42,17 @@ export function isLoanCrmNode(node: { type: string }): boolean {
 
 export const FORM_TRIGGER_TYPE = 'n8n-nodes-base.formTrigger';
 
+/** The Loan CRM Webhook Trigger's type (examples/deal-settled-instant.json). */
+export const LOAN_CRM_WEBHOOK_TRIGGER_TYPE = `${PACKAGE}.loanCrmWebhookTrigger`;
+
+/** The examples' triggers served at a webhook id of their own (adaptExample's `webhookId`). */
+const WEBHOOK_TRIGGER_TYPES: readonly string[] = [FORM_TRIGGER_TYPE, LOAN_CRM_WEBHOOK_TRIGGER_TYPE];
+
 /**
  * An example made ready to run here: only the nodes `keep` accepts and the connections among them,
  * `set` merged into the parameters of the nodes it names, `credential` on every Loan CRM node (the
- * files carry none: users pick their own) and `webhookId` on the Form Trigger.
+ * files carry none: users pick their own) and `webhookId` on its webhook trigger (the Form Trigger,
+ * the Loan CRM Webhook Trigger).
  */
 export function adaptExample(
 	file: string,
@@ -70,9 +77,9 @@ export function adaptExample(
 		nodes: nodes.map((node): INode => {
 			const set = options.set?.[node.name];
 			const adapted: INode = set === undefined ? node : { ...node, parameters: { ...node.parameters, ...set } };
-			if (options.webhookId !== undefined && node.type === FORM_TRIGGER_TYPE) return { ...adapted, webhookId: options.webhookId };
-			if (options.credential !== undefined && isLoanCrmNode(node)) return { ...adapted, credentials: { [CREDENTIAL_TYPE]: { id: options.credential.id, name: options.credential.name } } };
-			return adapted;
+			const served = options.webhookId !== undefined && WEBHOOK_TRIGGER_TYPES.includes(node.type) ? { ...adapted, webhookId: options.webhookId } : adapted;
+			if (options.credential !== undefined && isLoanCrmNode(node)) return { ...served, credentials: { [CREDENTIAL_TYPE]: { id: options.credential.id, name: options.credential.name } } };
+			return served;
 		}),
 		connections,
 	};

@@ -36,6 +36,7 @@ import { DEBIAN_PACKAGES, ensureServicePackages, startServices } from './service
 import { Timings, installInterruptHandler, log, onInterrupt, tail, waitFor } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
 import { CREDENTIAL_ID, PACED_BULK_ITEMS, TRIGGER_FILTER, operationsWorkflow, pacedBulkWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
+import { WEBHOOK_TRIGGER_WORKFLOW_ID, checkWebhookTriggerQueue, webhookTriggerScenario } from './webhook-trigger';
 
 export const WORKER_COUNT = 2;
 export const CONCURRENT_EXECUTIONS = 50;
@@ -217,13 +218,15 @@ export async function runQueueLeg(version: N8nVersion): Promise<number> {
 		const token = viaWebhook(tokenWorkflow(ids.lead, credential), WEBHOOK_PATHS.token, 'onReceived');
 		const trigger = triggerWorkflow(sink.url, credential);
 		const paced = viaWebhook(attributable(pacedBulkWorkflow(credential)), WEBHOOK_PATHS.paced, 'onReceived');
+		// examples/deal-settled-instant.json on the sandbox's webhooks (webhook-trigger.ts).
+		const instant = await webhookTriggerScenario(credential);
 
 		console.log('\nSet-up (main CLI against Postgres)');
 		await timings.step('n8n import:credentials', () =>
 			main.importCredentials([{ id: CREDENTIAL_ID, name: credential.name, type: 'loanCrmOAuth2Api', data: sandboxCredential(sandbox) }]),
 		);
-		await timings.step('n8n import:workflow', () => main.importWorkflows([operations, token, trigger, paced]));
-		for (const workflow of [operations, token, trigger, paced]) await timings.step(`activate ${workflow.id}`, () => main.publish(workflow.id));
+		await timings.step('n8n import:workflow', () => main.importWorkflows([operations, token, trigger, paced, instant.workflow]));
+		for (const workflow of [operations, token, trigger, paced, instant.workflow]) await timings.step(`activate ${workflow.id}`, () => main.publish(workflow.id));
 		sandbox.clearLog();
 		await timings.step('n8n start (main, queue mode)', () => main.start(port));
 		await timings.step(`${WORKER_COUNT} × n8n worker`, async () => await Promise.all(workers.map(async (worker) => await worker.startWorker(WORKER_CONCURRENCY))));
@@ -315,6 +318,8 @@ export async function runQueueLeg(version: N8nVersion): Promise<number> {
 		// --- the polling trigger ------------------------------------------------------------------
 		console.log('\nTrigger (published on the main, executions on the workers)');
 		await timings.step('trigger: polls once per poll time, each change emitted once', () => checkTrigger(sandbox, sink.received));
+		console.log(`\nWebhook Trigger (${WEBHOOK_TRIGGER_WORKFLOW_ID}: notifications on the main, executions on the workers)`);
+		await timings.step('webhook trigger: a settlement notified, run on a worker', () => checkWebhookTriggerQueue(port, sandbox, rest, workers, instant, record));
 
 		// --- two bulk jobs, one credential, on the workers, inside a rate limit they exceed --------
 		console.log('\nTwo bulk executions at once on one credential, paced to a rate limit they exceed');

@@ -14,7 +14,8 @@
  *   6. n8n start with the trigger workflows published: polls, emits each change once; Deal Status
  *      Changed emits each move into Settled once and no edit; the Contacts Trigger emits a new contact;
  *      on one version, the web-form example's form sent twice (web-form.ts), the web-form-to-lead
- *      example's (web-form-lead.ts), and the lead-routing example's from three areas (lead-routing.ts)
+ *      example's (web-form-lead.ts), and the lead-routing example's from three areas (lead-routing.ts);
+ *      the Webhook Trigger example on the sandbox's webhooks (webhook-trigger.ts)
  *   7. on the newest n8n only (they do not depend on the version), twice — with and without durable
  *      poll cursors, each in its own user folder: n8n stopped while deals change, then started
  *      again; n8n killed during a long poll (restarts.ts)
@@ -61,6 +62,8 @@ import { WEB_FORM_LEAD_WORKFLOW_ID, checkWebFormLeadTwice, webFormLeadScenario }
 import type { LeadRoutingScenario } from './lead-routing';
 import { LEAD_ROUTING_WORKFLOW_ID, checkLeadRouting, leadRoutingScenario } from './lead-routing';
 import { checkCustomApiCall, checkCustomApiCallEditor, customApiCallWorkflow, httpRequestNodeVersion } from './custom-api-call';
+import type { WebhookTriggerScenario } from './webhook-trigger';
+import { WEBHOOK_TRIGGER_N8N_VERSION, WEBHOOK_TRIGGER_WORKFLOW_ID, checkWebhookTrigger, webhookTriggerScenario } from './webhook-trigger';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 import { loadPackageSource } from '../../harness/package-source';
 
@@ -238,6 +241,8 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	let webFormLead: WebFormLeadScenario | undefined;
 	// examples/lead-routing.json, its form sent from three areas, on the same version (lead-routing.ts).
 	let leadRouting: LeadRoutingScenario | undefined;
+	// examples/deal-settled-instant.json on the sandbox's webhooks, on one version (webhook-trigger.ts).
+	let instant: WebhookTriggerScenario | undefined;
 	const contactSink = await startSink('/loan-crm-contacts');
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
@@ -257,6 +262,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webForm = await webFormScenario(sandbox, credential);
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webFormLead = await webFormLeadScenario(credential);
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) leadRouting = await leadRoutingScenario(credential);
+		if (N8N_VERSION === WEBHOOK_TRIGGER_N8N_VERSION) instant = await webhookTriggerScenario(credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
 		const ids = sandbox.data.ids;
 		const cases = contractCases(sandbox);
@@ -278,6 +284,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			...(webForm ? [webForm.workflow] : []),
 			...(webFormLead ? [webFormLead.workflow] : []),
 			...(leadRouting ? [leadRouting.workflow] : []),
+			...(instant ? [instant.workflow] : []),
 			contactsTriggerWorkflow(contactSink.url, credential),
 			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
@@ -389,6 +396,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			if (webFormLead) await timings.step('n8n publish:workflow (web form → lead example)', () => n8n.publish(WEB_FORM_LEAD_WORKFLOW_ID));
 			if (leadRouting) await timings.step('n8n publish:workflow (lead routing example)', () => n8n.publish(LEAD_ROUTING_WORKFLOW_ID));
 			await timings.step('n8n publish:workflow (Contacts Trigger)', () => n8n.publish(WORKFLOW_IDS.contacts));
+			if (instant) await timings.step('n8n publish:workflow (Webhook Trigger example)', () => n8n.publish(WEBHOOK_TRIGGER_WORKFLOW_ID));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start());
 			await timings.step('trigger: activation poll, a change, the next poll', () => checkTrigger(n8n, sandbox, sink.received));
@@ -418,6 +426,12 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 				record('examples/lead-routing.json, its form sent from three areas: three leads, each allocated to its area\'s adviser (UserId), each with its enquiry source', routingProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
 			} else {
 				console.log(`  SKIP    examples/lead-routing.json from three areas: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
+			}
+			const instantRun = instant;
+			if (instantRun) {
+				await timings.step('webhook trigger: a settlement, its retried notification, forged notifications', async () => await checkWebhookTrigger(port, sandbox, await N8nRest.signedIn(port), n8n, instantRun, record));
+			} else {
+				console.log(`  SKIP    examples/deal-settled-instant.json on the sandbox's webhooks: runs on n8n ${WEBHOOK_TRIGGER_N8N_VERSION} only`);
 			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, sandboxCredential(sandbox), credential));
 			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
@@ -460,6 +474,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		webForm?.sink.close();
 		webFormLead?.sink.close();
 		leadRouting?.sink.close();
+		instant?.sink.close();
 		contactSink.server.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
@@ -690,7 +705,7 @@ async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialData
 		...(/rejected the client \(401/.test(badResult?.message ?? '') ? [] : [`message ${JSON.stringify(badResult?.message)} does not say the client was rejected (401)`]),
 		...((badResult?.message ?? '').includes(wrongSecret) ? ['the message contains the secret'] : []),
 	]);
-	const types = ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets', 'loanCrmTrigger', 'loanCrmDealsTrigger', 'loanCrmContactsTrigger'];
+	const types = ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets', 'loanCrmTrigger', 'loanCrmDealsTrigger', 'loanCrmContactsTrigger', 'loanCrmWebhookTrigger'];
 	const described = await rest.request('POST', '/node-types', { nodeInfos: types.map((name) => ({ name: `${PACKAGE}.${name}`, version: 1 })) });
 	const descriptions = ((described.json as { data?: Array<{ name: string; iconUrl?: string | { light: string; dark: string } }> } | undefined)?.data ?? []);
 	const problems: string[] = [];

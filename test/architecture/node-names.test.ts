@@ -29,7 +29,7 @@ describe('node type names, written out where they are defined', () => {
 	it('finds every node package.json lists', () => {
 		expect(source.missing).toEqual([]);
 		expect(nodes.map((node) => node.name).sort()).toEqual(
-			['loanCrmContacts', 'loanCrmContactsTrigger', 'loanCrmDeals', 'loanCrmDealsTrigger', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets', 'loanCrmTrigger'].sort(),
+			['loanCrmContacts', 'loanCrmContactsTrigger', 'loanCrmDeals', 'loanCrmDealsTrigger', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets', 'loanCrmTrigger', 'loanCrmWebhookTrigger'].sort(),
 		);
 		expect(nodes).toHaveLength(readPackageJson().n8n?.nodes?.length ?? 0);
 	});

@@ -29,6 +29,7 @@ describe('description snapshots', () => {
 			'loanCrmLeadsAndTasks',
 			'loanCrmOrganisationsAndAssets',
 			'loanCrmTrigger',
+			'loanCrmWebhookTrigger',
 		]);
 		expect(source.credentials.map((credential) => credential.name)).toEqual(['loanCrmOAuth2Api']);
 	});

@@ -34,7 +34,7 @@ describe('node registry', () => {
 		expect(types.has(NOOP_TYPE)).toBe(true);
 		expect(types.has(`${HARNESS_PACKAGE}.loanCrmTestRequest`)).toBe(true);
 		const pkg = readPackageJson();
-		expect(pkg.n8n?.nodes).toHaveLength(7); // four action nodes, three triggers (one hidden, for saved workflows)
+		expect(pkg.n8n?.nodes).toHaveLength(8); // four action nodes, four triggers (one hidden, for saved workflows; one on webhooks)
 		for (const distPath of pkg.n8n?.nodes ?? []) {
 			const source = sourcePathFor(distPath);
 			const known = types.getKnownTypes() as Record<string, { sourcePath: string }>;

@@ -153,7 +153,8 @@ describe('sandbox access control and content negotiation', () => {
 
 	describe('routing and path ids', () => {
 		it('answers 404 for endpoints outside the contract and 405 for other methods on known paths', async () => {
-			expect((await api.get('/jsonapi/deals/10001')).status).toBe(404);
+			// A single deal is served (the public description's Deals_GetById); a single deal security is not.
+			expect((await api.get('/jsonapi/deal-securities/5000001')).status).toBe(404);
 			expect((await api.get('/jsonapi/unknown-things')).status).toBe(404);
 			expect((await api.get('/jsonapi/deals/10001/relationships/dealNotes')).status).toBe(404);
 			const put = await api.call('PUT', '/jsonapi/deals', { body: '{}' });

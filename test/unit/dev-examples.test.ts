@@ -8,7 +8,7 @@ import { join } from 'path';
 
 import { REPO_ROOT, n8nNodesBaseDir } from '../../harness';
 import type { PreparedExamples } from '../../scripts/dev-examples';
-import { DEV_CREDENTIAL, prepareExamples } from '../../scripts/dev-examples';
+import { DEV_CREDENTIAL, exampleWebhooks, prepareExamples } from '../../scripts/dev-examples';
 
 describe('the examples as npm run dev imports them', () => {
 	const examplesDir = join(REPO_ROOT, 'examples');
@@ -26,7 +26,11 @@ describe('the examples as npm run dev imports them', () => {
 	});
 
 	it('disables the Slack node (no Slack credential in dev) and says so on the sticky note; the Form Trigger stays', () => {
-		expect(disabled).toEqual(['Loan CRM: deal settled → Slack message: Post to #settlements', 'Loan CRM: web form → lead + note → Slack: Post to #new-leads']);
+		expect(disabled).toEqual([
+			'Loan CRM: deal settled → Slack message, instantly (webhooks): Post to #settlements',
+			'Loan CRM: deal settled → Slack message: Post to #settlements',
+			'Loan CRM: web form → lead + note → Slack: Post to #new-leads',
+		]);
 		const slack = workflows.find((workflow) => workflow.name.includes('Slack'));
 		expect(slack?.nodes.filter((node) => node.disabled === true).map((node) => node.type)).toEqual(['n8n-nodes-base.slack']);
 		const note = slack?.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
@@ -50,5 +54,13 @@ describe('the examples as npm run dev imports them', () => {
 	it('leaves the files in examples/ as users import them', () => {
 		expect(readFileSync(join(examplesDir, 'deal-settled-to-slack.json'), 'utf8')).toBe(before);
 		expect(before).not.toContain('loanCrmSandbox01');
+	});
+});
+
+describe("the examples' Webhook Triggers, which npm run dev points the sandbox's webhooks at", () => {
+	it('finds examples/deal-settled-instant.json\'s trigger: its Production URL path and the records it watches', () => {
+		expect(exampleWebhooks(join(REPO_ROOT, 'examples'))).toEqual([
+			{ workflow: 'Loan CRM: deal settled → Slack message, instantly (webhooks)', path: '9c4e2b7a-3d1f-4e8b-a6c5-1d2e3f4a5b13/notify', resources: ['deals'] },
+		]);
 	});
 });

@@ -3,7 +3,7 @@
  * long a request may wait for the rate-limit budget (the triggers show the last one under their
  * Options). Its User ID, the adviser to act as, is read with Allocate To in adviser.ts: one concept.
  */
-import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { invalidParameter } from '../errors/factory';
 import {
@@ -60,8 +60,8 @@ export function applyRequestOptions(context: IExecuteFunctions): RunContext {
 	return run;
 }
 
-/** The triggers' Options → When Rate Limited, applied to the poll. */
-export function applyPollRateLimitWait(context: IPollFunctions, options: Record<string, unknown>): void {
+/** The triggers' Options → When Rate Limited, applied to the poll (or the Webhook Trigger's read). */
+export function applyPollRateLimitWait(context: IPollFunctions | IWebhookFunctions, options: Record<string, unknown>): void {
 	const label = `Options → ${RATE_LIMIT_WAIT_LABEL}`;
 	setRateLimitWait(runContextOf(context), rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
 }

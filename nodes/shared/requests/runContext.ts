@@ -1,6 +1,6 @@
 /**
  * Everything that lasts exactly one run of a node, in one place: one `RunContext` per n8n context
- * object (an execution of the node, a poll, a list search), forgotten with it.
+ * object (an execution of the node, a poll, a list search, a webhook call), forgotten with it.
  *
  * - the credential's connection settings, read once;
  * - Requests in Parallel and its request slots: every request the run sends holds one while it is
@@ -19,9 +19,12 @@
  * - the records looked up by name before the requests that need them (an adviser by e-mail, an
  *   enquiry source's category), each once.
  *
+ * And one thing that outlasts runs: the credential's shared slots (`inCredentialSlot`), Requests in
+ * Parallel for the one-request runs n8n starts side by side (webhook calls).
+ *
  * The process-wide sharing of tokens between runs is the credential's (credentials/accessTokens.ts).
  */
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { credentialFingerprint } from '../../../credentials/accessTokens';
 import { serviceBaseUrl } from '../../../credentials/baseUrl';
@@ -31,7 +34,11 @@ import type { FailedExchange } from '../errors/apiFailure';
 import { Slots } from './parallel';
 import { DEFAULT_RATE_LIMIT_WAIT_MINUTES, DEFAULT_REQUESTS_IN_PARALLEL } from './policy';
 
-export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+/**
+ * The n8n contexts a request is sent from: an execution, a poll, a list search, and a webhook call
+ * (the Webhook Trigger reads the record a notification names; each call is its own run).
+ */
+export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 export const CREDENTIAL_TYPE = 'loanCrmOAuth2Api';
 
@@ -124,6 +131,24 @@ export class RunContext {
 		this.slots ??= new Slots(Math.max(1, this.requestsInParallel));
 		return await this.slots.hold(work);
 	}
+}
+
+/**
+ * Requests in Parallel across runs of one credential, for runs that n8n starts side by side and that
+ * send one request each: the Webhook Trigger's calls, one per notification (trigger/webhookReads.ts).
+ * A run's own slots bound nothing there, so these do: one bound per credential (its fingerprint, as
+ * for the rate budget and the shared token) in the process, the action nodes' default.
+ */
+const credentialSlots = new Map<string, Slots>();
+
+/** Runs `work` holding one of the credential's shared slots (at most DEFAULT_REQUESTS_IN_PARALLEL at once); waits for one to be free. */
+export async function inCredentialSlot<T>(budgetKey: string, work: () => Promise<T>): Promise<T> {
+	let slots = credentialSlots.get(budgetKey);
+	if (slots === undefined) {
+		slots = new Slots(DEFAULT_REQUESTS_IN_PARALLEL);
+		credentialSlots.set(budgetKey, slots);
+	}
+	return await slots.hold(work);
 }
 
 const runs = new WeakMap<RequestContext, RunContext>();

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { conditionsProperty } from '../description/conditions';
 import type { ResourceTypeName } from '../service/schema';
@@ -67,13 +67,57 @@ export function eventSubtitle(offered: readonly string[]): string {
 	return `={{ ${chain}$parameter["event"] }}`;
 }
 
+/** An event's entries in an Event parameter: name, value, description and the nodes panel's entry. */
+export function eventOptions(offered: readonly string[]): INodePropertyOptions[] {
+	return offered.map((value) => ({ name: TRIGGER_EVENTS[value].name, value, description: TRIGGER_EVENTS[value].description, action: TRIGGER_EVENTS[value].action }));
+}
+
+/** Deal Status Changed's To Status, shown when `show` holds (its statuses in the pipeline's order). */
+export function toStatusProperty(show: NonNullable<IDisplayOptions['show']>, defaultStatuses: string[] = []): INodeProperties {
+	return {
+		displayName: 'To Status',
+		name: 'toStatuses',
+		type: 'multiOptions',
+		options: optionList(DEAL_STATUSES, true),
+		default: [...defaultStatuses],
+		description: 'Fire when a deal moves into one of these statuses. Empty: into any status.',
+		displayOptions: { show },
+	};
+}
+
+/** Deal Status Changed's From Status, shown when `show` holds. */
+export function fromStatusProperty(show: NonNullable<IDisplayOptions['show']>): INodeProperties {
+	return {
+		displayName: 'From Status',
+		name: 'fromStatuses',
+		type: 'multiOptions',
+		options: optionList(DEAL_STATUSES, true),
+		default: [],
+		description: 'Fire only when a deal moves out of one of these statuses. Empty: from any status, including deals not seen before.',
+		displayOptions: { show },
+	};
+}
+
+/** Simplify of a trigger's deal items (trigger/output.ts): the summary, or every field. */
+export function simplifyProperty(displayOptions?: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to return only the fields people look at first (name, status, previous status, amount, lender, key dates), flat, one table row per deal. Off returns every field, nested ones included.',
+		...(displayOptions === undefined ? {} : { displayOptions }),
+	};
+}
+
 /**
  * The trigger's parameters for the events it offers: Event, To/From Status (Deal Status Changed),
  * Filter, Simplify (deal events, from version 1.1, for a trigger that has versions) and Options.
  * Statuses are listed in the order of the resource table (the pipeline's), as in Conditions.
  */
 export function triggerProperties(offered: readonly string[], defaultEvent: string, versioned: boolean): INodeProperties[] {
-	const events = offered.map((value) => ({ name: TRIGGER_EVENTS[value].name, value, description: TRIGGER_EVENTS[value].description, action: TRIGGER_EVENTS[value].action }));
+	const events = eventOptions(offered);
 	const offeredOf = (type: ResourceTypeName) => offered.filter((value) => TRIGGER_EVENTS[value].type === type);
 	const [dealEvents, contactEvents] = [offeredOf('deals'), offeredOf('contacts')];
 	const conditions = (type: ResourceTypeName, shownFor: string[]): INodeProperties =>
@@ -82,25 +126,8 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 			description: 'Only records matching all these conditions start the workflow',
 			displayOptions: { show: { '/event': shownFor } },
 		});
-	const statusOptions = optionList(DEAL_STATUSES, true);
-	const toStatus: INodeProperties = {
-		displayName: 'To Status',
-		name: 'toStatuses',
-		type: 'multiOptions',
-		options: statusOptions,
-		default: [],
-		description: 'Fire when a deal moves into one of these statuses. Empty: into any status.',
-		displayOptions: { show: { event: ['dealStatusChanged'] } },
-	};
-	const fromStatus: INodeProperties = {
-		displayName: 'From Status',
-		name: 'fromStatuses',
-		type: 'multiOptions',
-		options: statusOptions,
-		default: [],
-		description: 'Fire only when a deal moves out of one of these statuses. Empty: from any status, including deals not seen before.',
-		displayOptions: { show: { event: ['dealStatusChanged'] } },
-	};
+	const toStatus = toStatusProperty({ event: ['dealStatusChanged'] });
+	const fromStatus = fromStatusProperty({ event: ['dealStatusChanged'] });
 	// From version 1.1 a new node starts at Settled, what "On deal status changed (e.g. settled)" in
 	// the nodes panel promises (the panel sets only the event); version 1 keeps its empty default.
 	const statuses: INodeProperties[] = offered.includes('dealStatusChanged')
@@ -128,17 +155,7 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 	// From version 1.1 a deal item is its summary (trigger/output.ts); version 1 has no such parameter.
 	const simplify: INodeProperties[] =
 		versioned && dealEvents.length > 0
-			? [
-					{
-						displayName: 'Simplify',
-						name: 'simplify',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether to return only the fields people look at first (name, status, previous status, amount, lender, key dates), flat, one table row per deal. Off returns every field, nested ones included.',
-						displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
-					},
-				]
+			? [simplifyProperty({ show: { '@version': [{ _cnd: { gte: 1.1 } }] } })]
 			: [];
 	return [
 		{

@@ -17,7 +17,7 @@
  * shared in memory and has moved on, so this never applies; if n8n dropped the predecessor's result
  * (no execution, no commit), the poll after the grace emits it.
  */
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { anyOf, queryFromOptions } from '../input/query';
 import { DEAL_STATUSES, RESOURCE_TYPES } from '../service/schema';
@@ -44,8 +44,12 @@ const COMMIT_GRACE_MS = 60_000;
  */
 const lastEmittingPoll = new Map<string, { startedFrom: string; at?: number }>();
 
-/** A status list from the multi-select, or from an expression (an array or comma-separated text). */
-function statusList(context: IPollFunctions, name: string, label: string): string[] {
+/**
+ * A status list from the multi-select, or from an expression (an array or comma-separated text);
+ * a name that is not a deal status is refused, naming the parameter (the Webhook Trigger reads its
+ * To and From Status with it too).
+ */
+export function statusList(context: IPollFunctions | IWebhookFunctions, name: string, label: string): string[] {
 	const value = context.getNodeParameter(name, []) as unknown;
 	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
 	if (entries === undefined) throw invalidParameter(context.getNode(), label, 'must be a list of deal statuses such as Settled');

@@ -107,7 +107,8 @@ function statusFilter(field: string, statuses: string[] | undefined): string | u
 	return statuses.length === 1 ? `equals(${field},${quoteLiteral(statuses[0])})` : anyOf(field, statuses);
 }
 
-function decode(memory: StatusMemory | undefined): Map<number, string> {
+/** A status memory as a map (id → status), longest-unobserved first. */
+export function decodeStatuses(memory: StatusMemory | undefined): Map<number, string> {
 	const known = new Map<number, string>();
 	if (memory === undefined) return known;
 	memory.ids.forEach((id, index) => {
@@ -117,7 +118,8 @@ function decode(memory: StatusMemory | undefined): Map<number, string> {
 	return known;
 }
 
-function encode(known: Map<number, string>): StatusMemory {
+/** A map (id → status, longest-unobserved first) as the memory kept in static data. */
+export function encodeStatuses(known: Map<number, string>): StatusMemory {
 	const names: string[] = [];
 	const ids: number[] = [];
 	let codes = '';
@@ -152,7 +154,7 @@ export function forgetAboveCap(known: Map<number, string>, watched: string[] | u
 }
 
 /** Moves a deal to the newest end of the memory with its status. */
-function remember(known: Map<number, string>, id: number, status: string): void {
+export function remember(known: Map<number, string>, id: number, status: string): void {
 	known.delete(id);
 	known.set(id, status);
 }
@@ -181,7 +183,7 @@ async function baselineStep(
 	cap: number,
 ): Promise<{ state: TransitionState; rateLimited: boolean; capped: boolean }> {
 	const watched = watchedStatuses(selection);
-	const known = decode(progress?.newestFirst);
+	const known = decodeStatuses(progress?.newestFirst);
 	let sinceMs = progress === undefined ? undefined : Date.parse(progress.since);
 	let after = progress?.after;
 	let newestRead: number | undefined;
@@ -235,8 +237,8 @@ async function baselineStep(
 	// Without a Date header, the newest stamp read (or, with nothing read, n8n's clock) anchors it.
 	const since = iso(sinceMs ?? newestRead ?? nowMs);
 	if (requests === 0 && progress === undefined) return { state: {}, rateLimited, capped };
-	if (!exhausted && !capped) return { state: { settings, baseline: { since, after, newestFirst: encode(known) } }, rateLimited, capped };
-	return { state: { settings, since, horizon: since, known: oldestFirst(encode(known)) }, rateLimited, capped };
+	if (!exhausted && !capped) return { state: { settings, baseline: { since, after, newestFirst: encodeStatuses(known) } }, rateLimited, capped };
+	return { state: { settings, since, horizon: since, known: oldestFirst(encodeStatuses(known)) }, rateLimited, capped };
 }
 
 /** Which of `ids` match the user's filter now (one request per 100 ids, one field each). */
@@ -251,7 +253,12 @@ async function matchingFilter(context: RequestContext, query: TransitionQuery, i
 	return matching;
 }
 
-function moves(selection: TransitionSelection, previous: string | undefined, current: string): boolean {
+/**
+ * Whether a deal whose status was `previous` (undefined: not known) and is `current` moved as the
+ * selection asks: into a To status (any when empty), out of a From status (when set; an unknown
+ * previous status is then not one of them).
+ */
+export function moves(selection: TransitionSelection, previous: string | undefined, current: string): boolean {
 	if (previous === current) return false;
 	if (selection.to.length > 0 && !selection.to.includes(current)) return false;
 	if (selection.from.length > 0 && (previous === undefined || !selection.from.includes(previous))) return false;
@@ -292,7 +299,7 @@ const FORWARD_PATH: readonly string[] = DEAL_STATUSES.slice(0, DEAL_STATUSES.ind
  */
 export function samplePreviousStatus(state: TransitionState, deal: IDataObject, statusField: string, selection: TransitionSelection): string | null {
 	const current = String(deal[statusField]);
-	const remembered = decode(state.known).get(Number(deal.id));
+	const remembered = decodeStatuses(state.known).get(Number(deal.id));
 	if (remembered !== undefined && remembered !== current && (selection.from.length === 0 || selection.from.includes(remembered))) return remembered;
 	const onPath = FORWARD_PATH.indexOf(current);
 	const step = onPath > 0 ? FORWARD_PATH[onPath - 1] : onPath === 0 ? null : current === 'Varied' || current === 'Repaid' ? 'Settled' : 'InProgress';
@@ -323,7 +330,7 @@ export async function pollStatusTransitions(
 			rateLimited: step.rateLimited,
 		};
 	}
-	const known = decode(state.known);
+	const known = decodeStatuses(state.known);
 	const rememberedBefore = state.known?.ids.length ?? 0;
 	let emit: IDataObject[] = [];
 	// Every changed deal, whatever the user's filter: the filter only narrows what is emitted.
@@ -343,6 +350,6 @@ export async function pollStatusTransitions(
 		emit = emit.filter((item) => matching.has(String(item.id)));
 	}
 	const forgotten = forgetAboveCap(known, watchedStatuses(selection), cap);
-	const next: TransitionState = { ...nextCursor({ ...state, settings }, read), known: encode(known) };
+	const next: TransitionState = { ...nextCursor({ ...state, settings }, read), known: encodeStatuses(known) };
 	return { emit, state: next, forgotten, remembered: known.size, rateLimited: false };
 }

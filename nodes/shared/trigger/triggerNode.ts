@@ -58,10 +58,56 @@ export function triggerNodeBase(spec: TriggerTypeSpec): Omit<INodeTypeDescriptio
 					// n8n starts one execution per poll that finds changes, with an item per change.
 					activationMessage: `Your workflow will now check Loan CRM for ${changeWords(spec.watches)} changes at every poll time and run once for each poll that finds any, with one item per change (a large backlog continues over the next polls, in order).`,
 				}),
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		...triggerConnections(),
 		properties: triggerProperties(spec.events, spec.defaultEvent, spec.legacy !== true),
+	};
+}
+
+/** What every trigger type connects: no input, one output, the package's credential. */
+function triggerConnections(): Pick<INodeTypeDescription, 'inputs' | 'outputs' | 'credentials'> {
+	return { inputs: [], outputs: [NodeConnectionTypes.Main], credentials: [{ name: CREDENTIAL_TYPE, required: true }] };
+}
+
+export interface WebhookTriggerTypeSpec {
+	/** The name the editor shows, also a new node's name. */
+	displayName: string;
+	/** The node type name saved in workflows: public, never changed. */
+	name: string;
+	/** What the nodes panel shows for it. */
+	description: string;
+	/** The README section its Docs link opens. */
+	documentation: string;
+}
+
+/**
+ * The Webhook Trigger's description but what its node file states (icon, subtitle, its webhook and
+ * its parameters, where n8n's lint looks for them): group, version, credential, the activation
+ * message. Version 1 gives the items the polling triggers give at their newest version (1.1).
+ */
+export function webhookTriggerNodeBase(spec: WebhookTriggerTypeSpec): Omit<INodeTypeDescription, 'icon' | 'subtitle' | 'webhooks' | 'properties'> {
+	return {
+		displayName: spec.displayName,
+		name: spec.name,
+		group: ['trigger'],
+		version: 1,
+		description: spec.description,
+		documentationUrl: readmeSection(spec.documentation),
+		defaults: { name: spec.displayName },
+		// n8n's panel for webhook triggers ("listen", the Test URL while listening), in Loan CRM's words.
+		triggerPanel: {
+			header: '',
+			executionsHelp: {
+				inactive:
+					"Loan CRM's notifications come to this node's URLs (Webhook URLs above). <br /> <br /> <b>While you build the workflow</b>, click 'listen' and send a notification to the Test URL (from the sandbox: <code>npm run sandbox -- --webhook &lt;Test URL&gt;</code>); the execution shows up in the editor. <br /> <br /> <b>To run it for real</b>, publish the workflow and send the Production URL to Loan CRM's team, asking for webhooks for the records under Resources. Those executions show up in the executions list.",
+				active:
+					"Loan CRM's notifications come to this node's URLs (Webhook URLs above). <br /> <br /> <b>While you build the workflow</b>, click 'listen' and send a notification to the Test URL; the execution shows up in the editor. <br /> <br /> <b>The workflow is published</b>: notifications to the Production URL run it and show up in the <a data-key=\"executions\">executions list</a>, once Loan CRM's team has set up webhooks for that URL.",
+			},
+			activationHint: "Once the workflow is built, publish it and send the Production URL to Loan CRM's team: they set up the webhooks (Loan CRM has no way for n8n to register them).",
+		},
+		// Loan CRM has no subscription API: n8n registers nothing there, the user sends the URL.
+		activationMessage:
+			"Your workflow now answers Loan CRM's notifications at this node's Production URL and runs once for each change they announce. Loan CRM sends them only to addresses its team has configured: send them the Production URL (open the node, Webhook URLs → Production URL) and the records chosen under Resources. n8n's log repeats both.",
+		...triggerConnections(),
 	};
 }
 
