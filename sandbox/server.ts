@@ -27,6 +27,7 @@ import type { Fault, FaultMatch, LatencyConfig, LoggedRequest, RateLimitConfig, 
 import { MACHINE_CLOCK } from './clock';
 import { readDocument } from './validate';
 import { createLead } from './leads';
+import { createStructuredLead } from './structuredLeads';
 
 interface Client {
 	secret: string;
@@ -1156,6 +1157,7 @@ export class SandboxServer {
 			return this.created(ctx, type, rec);
 		}
 		if (type === 'leads') return this.created(ctx, type, createLead(this.state, doc.attributes, adviserId));
+		if (type === 'structured-leads') return this.created(ctx, type, createStructuredLead(this.state, doc.attributes, adviserId));
 		throw apiError(404, 'The requested endpoint does not exist.');
 	}
 
