@@ -24,7 +24,7 @@ export type { PackageSource } from './package-source';
 export { REPO_ROOT, loadPackageSource, readPackageJson, sourcePathFor } from './package-source';
 export type { CredentialsInput, RunResult, WorkflowCredentialsInput, WorkflowRunResult } from './run';
 export { DEFAULT_CREDENTIAL_TYPE, PollAbandoned, START_NODE_TYPE, runNode, runPoll, runWorkflow } from './run';
-export { runListSearch } from './list-search';
+export { runListSearch, runLoadOptions } from './list-search';
 export { TestClock, waitsPassByThemselves } from './clock';
 export type { HttpRequestNodeInfo } from './http-request-node';
 export { HTTP_REQUEST_TYPE, httpRequestNodeInfo, n8nNodesBaseDir, registerHttpRequestNode } from './http-request-node';
