@@ -571,6 +571,7 @@ export const EXPENSE_TYPE_ROWS: readonly TypeRow[] = [
 	{ id: 7, name: 'Council rates', category: 2 },
 	{ id: 8, name: 'Entertainment', category: 3 },
 	{ id: 9, name: 'Other', category: 3 },
+	{ id: 10, name: 'General living expenses', category: 1 },
 ];
 
 export const PROPERTY_TYPE_ROWS: ReadonlyArray<{ id: number; name: string; zoning: string; zoningId: number }> = [

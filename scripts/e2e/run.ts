@@ -60,6 +60,8 @@ import type { WebFormLeadScenario } from './web-form-lead';
 import { WEB_FORM_LEAD_WORKFLOW_ID, checkWebFormLeadTwice, webFormLeadScenario } from './web-form-lead';
 import type { LeadRoutingScenario } from './lead-routing';
 import { LEAD_ROUTING_WORKFLOW_ID, checkLeadRouting, leadRoutingScenario } from './lead-routing';
+import type { FactFindScenario } from './fact-find';
+import { FACT_FIND_WORKFLOW_ID, checkFactFindForm, factFindScenario } from './fact-find';
 import { checkCustomApiCall, checkCustomApiCallEditor, customApiCallWorkflow, httpRequestNodeVersion } from './custom-api-call';
 import { sandboxCredential } from '../../harness/sandbox-credential';
 import { loadPackageSource } from '../../harness/package-source';
@@ -238,6 +240,8 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	let webFormLead: WebFormLeadScenario | undefined;
 	// examples/lead-routing.json, its form sent from three areas, on the same version (lead-routing.ts).
 	let leadRouting: LeadRoutingScenario | undefined;
+	// examples/fact-find-to-crm.json, its form for two applicants sent twice, on the same version (fact-find.ts).
+	let factFind: FactFindScenario | undefined;
 	const contactSink = await startSink('/loan-crm-contacts');
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
@@ -257,6 +261,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webForm = await webFormScenario(sandbox, credential);
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webFormLead = await webFormLeadScenario(credential);
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) leadRouting = await leadRoutingScenario(credential);
+		if (N8N_VERSION === WEB_FORM_N8N_VERSION) factFind = await factFindScenario(credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
 		const ids = sandbox.data.ids;
 		const cases = contractCases(sandbox);
@@ -278,6 +283,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			...(webForm ? [webForm.workflow] : []),
 			...(webFormLead ? [webFormLead.workflow] : []),
 			...(leadRouting ? [leadRouting.workflow] : []),
+			...(factFind ? [factFind.workflow] : []),
 			contactsTriggerWorkflow(contactSink.url, credential),
 			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
@@ -388,6 +394,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			if (webForm) await timings.step('n8n publish:workflow (web form example)', () => n8n.publish(WEB_FORM_WORKFLOW_ID));
 			if (webFormLead) await timings.step('n8n publish:workflow (web form → lead example)', () => n8n.publish(WEB_FORM_LEAD_WORKFLOW_ID));
 			if (leadRouting) await timings.step('n8n publish:workflow (lead routing example)', () => n8n.publish(LEAD_ROUTING_WORKFLOW_ID));
+			if (factFind) await timings.step('n8n publish:workflow (fact find example)', () => n8n.publish(FACT_FIND_WORKFLOW_ID));
 			await timings.step('n8n publish:workflow (Contacts Trigger)', () => n8n.publish(WORKFLOW_IDS.contacts));
 			sandbox.clearLog();
 			await timings.step('n8n start (until ready)', () => n8n.start());
@@ -418,6 +425,17 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 				record('examples/lead-routing.json, its form sent from three areas: three leads, each allocated to its area\'s adviser (UserId), each with its enquiry source', routingProblems, `n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`);
 			} else {
 				console.log(`  SKIP    examples/lead-routing.json from three areas: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
+			}
+			const factFindRun = factFind;
+			if (factFindRun) {
+				const factFindProblems = await timings.step('fact find example: the form for two applicants sent twice', () => checkFactFindForm(port, sandbox, factFindRun));
+				record(
+					'examples/fact-find-to-crm.json, its form for two applicants sent twice: one deal, both contacts in one client, the incomes, home, loan, card and expenses read back with their owners (the second run finds the deal)',
+					factFindProblems,
+					`n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`,
+				);
+			} else {
+				console.log(`  SKIP    examples/fact-find-to-crm.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
 			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, sandboxCredential(sandbox), credential));
 			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
@@ -460,6 +478,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		webForm?.sink.close();
 		webFormLead?.sink.close();
 		leadRouting?.sink.close();
+		factFind?.sink.close();
 		contactSink.server.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);

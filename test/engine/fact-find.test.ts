@@ -9,7 +9,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runListSearch, runLoadOptions } from '../../harness';
+import { START_NODE_TYPE, runListSearch, runLoadOptions, runWorkflow } from '../../harness';
+import { adaptExample } from '../../scripts/e2e/examples';
 import { createToolRegistry, runAgent, toolAsTheEditorAddsIt } from '../../harness/tools';
 import type { LoggedRequest } from '../../sandbox';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
@@ -325,6 +326,65 @@ describe("Fact Find → Create: the lead's own parts, as on Lead → Create", ()
 			`Loan CRM already has a fact find with this external reference and external integration: ID ${String(items[0].dealId)}`,
 		]);
 		expect(posts()).toHaveLength(1);
+	});
+});
+
+describe('examples/fact-find-to-crm.json in the engine (its Slack node aside)', () => {
+	/** The form as a browser posts it: every field text, the partner's mobile and one amount left empty. */
+	const form = {
+		'First name': ' Aroha ',
+		'Last name': 'Ngata',
+		Email: 'Aroha.Ngata@example.com',
+		Mobile: '0412 000 401',
+		'Date of birth': '1990-06-15',
+		Employer: 'Fonterra',
+		'Annual income before tax': '91000',
+		'Partner first name': 'Tama',
+		'Partner last name': 'Ngata',
+		'Partner email': 'tama.ngata@example.com',
+		'Partner mobile': '',
+		'Partner employer': 'Auckland Transport',
+		'Partner annual income before tax': '78500',
+		'Street address': '7 Kowhai Rd',
+		Suburb: 'Blacktown',
+		State: 'NSW',
+		'Post code': '2148',
+		'What your home is worth': '820000',
+		'Home loan balance': '540000',
+		'Home loan lender': 'ANZ',
+		'Monthly home loan repayment': '3400',
+		'Credit card limit': '10000',
+		'Credit card balance': '',
+		'Monthly living expenses': '2900',
+		submittedAt: '2026-11-20T09:00:00.000Z',
+		formMode: 'production',
+	};
+
+	it('one request for the whole household, every link resolved to its entry; the same form again the same day finds the deal', async () => {
+		const example = adaptExample('fact-find-to-crm.json', { keep: (node) => !['n8n-nodes-base.stickyNote', 'n8n-nodes-base.slack'].includes(node.type) });
+		const nodes = example.nodes.map((node) => (node.type === 'n8n-nodes-base.formTrigger' ? { ...node, type: START_NODE_TYPE, typeVersion: 1, parameters: { items: JSON.stringify([form]) } } : node));
+		const first = await runWorkflow({ nodes, connections: example.connections }, { credentials: env.store });
+		const again = await runWorkflow({ nodes, connections: example.connections }, { credentials: env.store });
+		expect([first.error, again.error]).toEqual([undefined, undefined]);
+		const [created] = first.output('Create fact find').map((item) => item.json);
+		const [found] = again.output('Create fact find').map((item) => item.json);
+		expect([created.outcome, found.outcome, found.dealId]).toEqual(['created', 'found', created.dealId]);
+		expect(posts()).toHaveLength(1);
+		const sent = bodyOf(posts()[0]).data.attributes;
+		expect(sent.contacts).toEqual([
+			{ lid: 'person-1', firstName: 'Aroha', lastName: 'Ngata', email: 'aroha.ngata@example.com', mobile: '+61412000401', addresses: [{ lid: 'address-1' }], employments: [{ lid: 'employment-1' }], dateOfBirthAsString: '1990-06-15', isPrimary: true },
+			{ lid: 'person-2', firstName: 'Tama', lastName: 'Ngata', email: 'tama.ngata@example.com', addresses: [{ lid: 'address-1' }], employments: [{ lid: 'employment-2' }] },
+		]);
+		expect(sent.liabilities).toEqual([
+			{ lid: 'liability-1', ownership: [{ lid: 'person-1' }, { lid: 'person-2' }], liabilityTypeId: 1, liabilitySubTypeId: 1, value: 540000, repayments: 3400, repaymentFrequency: 'Monthly', asset: { lid: 'asset-1' }, creditorName: 'ANZ' },
+			// The balance left empty: not sent.
+			{ lid: 'liability-2', ownership: [{ lid: 'person-1' }], liabilityTypeId: 4, limit: 10000 },
+		]);
+		expect(Object.keys(sent).sort()).toEqual(
+			['contacts', 'addresses', 'employments', 'incomes', 'assets', 'liabilities', 'expenses', 'externalReference', 'externalIntegration', 'externalIntegrationAllowCreate', 'noteTitle', 'utmSource', 'utmMedium'].sort(),
+		);
+		expect([sent.externalReference, sent.noteTitle]).toEqual(['FACTFIND-aroha.ngata@example.com-2026-11-20', 'Fact find from the website: Aroha and Tama']);
+		expect((created.contacts as IDataObject[]).map((contact) => contact.entryName)).toEqual(['Applicant 1', 'Applicant 2']);
 	});
 });
 
