@@ -723,6 +723,35 @@ async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialData
 	record(`editor: node descriptions for ${types.length} nodes and their icons (${icons.size}) load`, problems);
 	await checkNodesPanelData(rest);
 	await checkListSearch(rest, sandbox, credential);
+	await checkFactFindNames(rest, credential);
+}
+
+/**
+ * Fact Find → Create's links as the editor loads them: n8n passes the parameters being edited to the
+ * node's load-options method (`currentNodeParameters`), which lists the names given under People;
+ * no request reaches the service.
+ */
+async function checkFactFindNames(rest: N8nRest, credential: CredentialRef): Promise<void> {
+	const response = await rest.request('POST', '/dynamic-node-parameters/options', {
+		path: 'parameters.incomes.income[0].ownership',
+		nodeTypeAndVersion: { name: `${PACKAGE}.loanCrmLeadsAndTasks`, version: 1.1 },
+		currentNodeParameters: {
+			resource: 'structuredLead',
+			operation: 'create',
+			people: { person: [{ entryName: 'Applicant 1', firstName: 'Mele', lastName: 'Tupou' }, { entryName: 'Applicant 2' }] },
+			incomes: { income: [{ entryName: 'Salary 1', ownership: [] }] },
+		},
+		methodName: 'factFindPeople',
+		credentials: { loanCrmOAuth2Api: { id: credential.id, name: credential.name } },
+	});
+	const options = (response.json as { data?: Array<{ name: string; value: string }> } | undefined)?.data;
+	record('editor: a fact find\'s link lists the names given in the same node (load options on the current parameters)', [
+		...(response.status === 200 ? [] : [`POST /rest/dynamic-node-parameters/options answered ${response.status}: ${response.text.slice(0, 300)}`]),
+		...same('options', options, [
+			{ name: 'Applicant 1 — Mele Tupou', value: 'Applicant 1' },
+			{ name: 'Applicant 2', value: 'Applicant 2' },
+		]),
+	]);
 }
 
 /**
