@@ -189,6 +189,16 @@ describe('Fact Find → Create: manual mapping', () => {
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 
+	it('when reading the contacts fails after the create, the item still says the deal\'s ID (not sent again), and why it has no contacts', async () => {
+		env.sandbox.injectFault({ method: 'GET', path: /^\/jsonapi\/deals\/\d+\/contacts$/ }, { status: 403, body: { errors: [{ status: '403', title: 'Access is denied.', detail: 'The access token lacks the scope api.deals.read.' }] } }, 1);
+		const result = await env.run('loanCrmLeadsAndTasks', MANUAL, { input: [SUBMISSION] });
+		expect(result.error).toBeUndefined();
+		const [item] = jsonOf(result);
+		expect(item).toMatchObject({ type: 'structured-leads', dealStatus: 'NewLeads', contacts: null });
+		expect(String(item.contactsError)).toMatch(new RegExp(`^The fact find is in Loan CRM \\(deal ${String(item.dealId)}\\), but reading its contacts failed: Loan CRM refused access \\(403\\)`));
+		expect(posts()).toHaveLength(1);
+	});
+
 	it('the service\'s 422 names the entry and field it points into', async () => {
 		const parameters = JSON.parse(JSON.stringify(MANUAL)) as INodeParameters;
 		((parameters.incomes as IDataObject).income as IDataObject[])[1].incomeTypeId = locator('999', 'id');
