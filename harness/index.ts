@@ -24,7 +24,7 @@ export type { PackageSource } from './package-source';
 export { REPO_ROOT, loadPackageSource, readPackageJson, sourcePathFor } from './package-source';
 export type { CredentialsInput, RunResult, WorkflowCredentialsInput, WorkflowRunResult } from './run';
 export { DEFAULT_CREDENTIAL_TYPE, PollAbandoned, START_NODE_TYPE, runNode, runPoll, runWorkflow } from './run';
-export { runListSearch } from './list-search';
+export { runListSearch, runLoadOptions } from './list-search';
 export type { HostedCall, WebhookAnswer, WebhookCall, WebhookHost, WebhookRunResult, WebhookTarget } from './webhook';
 export { runWebhook, runWebhookMethod, startWebhookCall, startWebhookHost, webhookPath } from './webhook';
 export { TestClock, waitsPassByThemselves } from './clock';

@@ -7,7 +7,7 @@
 import './env';
 
 import { LoadOptionsContext } from 'n8n-core';
-import type { INode, INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
+import type { INode, INodeListSearchResult, INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { createAdditionalData } from './additional-data';
@@ -54,4 +54,31 @@ export async function runListSearch(opts: {
 	} finally {
 		await workflow.expression.releaseIsolate();
 	}
+}
+
+/**
+ * A parameter's options as the editor loads them (`typeOptions.loadOptionsMethod`): n8n 2.41.3's
+ * DynamicNodeParametersService.getOptionsViaMethodName builds the same one-node workflow and calls
+ * `methods.loadOptions[method]` on a LoadOptionsContext whose current node parameters are the ones
+ * being edited (`getCurrentNodeParameter`).
+ */
+export async function runLoadOptions(opts: {
+	nodeType: string;
+	method: string;
+	parameters: INodeParameters;
+	credentials: CredentialStore;
+	/** The parameter's path, e.g. `parameters.incomes.income[0].ownership`. */
+	path?: string;
+	registry?: Registry;
+}): Promise<INodePropertyOptions[]> {
+	const registry = opts.registry ?? defaultRegistry();
+	const type = registry.nodeTypes.resolve(opts.nodeType);
+	const nodeType = registry.nodeTypes.getByName(type) as INodeType;
+	const method = nodeType.methods?.loadOptions?.[opts.method];
+	if (method === undefined) throw new Error(`${type} has no loadOptions method ${opts.method}`);
+	const node: INode = { parameters: opts.parameters, id: 'uuid-1234', name: 'Temp-Node', type, typeVersion: 1.1, position: [0, 0] };
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: registry.nodeTypes });
+	const additionalData = createAdditionalData(opts.credentials, { currentNodeParameters: opts.parameters });
+	const context = new LoadOptionsContext(workflow, workflow.getNode('Temp-Node') as INode, additionalData, opts.path ?? 'parameters');
+	return await method.call(context);
 }

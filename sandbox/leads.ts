@@ -32,11 +32,11 @@ import { ApiError, validationError } from './errors';
 import type { Rec } from './store';
 
 /** The comparison the service's database makes: case-insensitive, trailing spaces ignored. */
-function sameText(a: unknown, b: unknown): boolean {
+export function sameText(a: unknown, b: unknown): boolean {
 	return typeof a === 'string' && typeof b === 'string' && a.replace(/\s+$/, '').toLowerCase() === b.replace(/\s+$/, '').toLowerCase();
 }
 
-function given(value: unknown): value is string {
+export function given(value: unknown): value is string {
 	return typeof value === 'string' && value.trim() !== '';
 }
 
@@ -78,7 +78,7 @@ const CONTACT_FIELDS = ['title', 'firstName', 'preferredName', 'lastName', 'emai
  * not said: the sandbox refuses it as a JsonApiDotNetCore validation error (422 pointing at the
  * attribute), as it refuses an unknown integration. A category without a source is taken as given.
  */
-function checkSource(state: SandboxState, attributes: Record<string, unknown>): void {
+export function checkSource(state: SandboxState, attributes: Record<string, unknown>): void {
 	const store = state.store;
 	const sources = store.table('enquiry-source').ids().map((id) => store.get('enquiry-source', id)?.attributes ?? {});
 	const { sourceId, sourceCategoryId, sourceReferrerId } = attributes;
@@ -99,14 +99,22 @@ function checkSource(state: SandboxState, attributes: Record<string, unknown>): 
 	}
 }
 
-/** Creates the lead (contact, deal, note, external reference) and returns the lead's record. */
-export function createLead(state: SandboxState, attributes: Record<string, unknown>, adviserId: number): Rec {
-	const store = state.store;
-	// Everything that can refuse the lead is checked before anything is written.
+/**
+ * What a lead and a fact find share before anything is written: the source and referrer checked, and
+ * the external reference with its integration (an unknown one refused unless it may be created).
+ * Returns what `recordLeadParts` writes.
+ */
+export interface LeadParts {
+	reference?: string;
+	integrationName?: string;
+	integration?: number;
+}
+
+export function checkLeadParts(state: SandboxState, attributes: Record<string, unknown>): LeadParts {
 	checkSource(state, attributes);
 	const reference = given(attributes.externalReference) ? attributes.externalReference : undefined;
 	const integrationName = given(attributes.externalIntegration) ? attributes.externalIntegration.trim() : undefined;
-	let integration = integrationName === undefined ? undefined : integrationNamed(state, integrationName);
+	const integration = integrationName === undefined ? undefined : integrationNamed(state, integrationName);
 	if (reference !== undefined && integrationName === undefined) {
 		throw new ApiError(422, [validationError('/data/attributes/externalIntegration', 'An external reference needs the name of its integration (externalIntegration).')]);
 	}
@@ -118,11 +126,40 @@ export function createLead(state: SandboxState, attributes: Record<string, unkno
 			),
 		]);
 	}
+	return { reference, integrationName, integration };
+}
+
+/** The lead's deal gets its note (written by the adviser) and its external reference, the integration created when allowed. */
+export function recordLeadParts(state: SandboxState, dealId: number, adviserId: number, attributes: Record<string, unknown>, parts: LeadParts): void {
+	const store = state.store;
 	const stamp = state.stamp();
-	if (integrationName !== undefined && integration === undefined) {
+	let integration = parts.integration;
+	if (parts.integrationName !== undefined && integration === undefined) {
 		integration = store.table('integrations').nextId();
-		store.insert('integrations', { id: integration, attributes: { name: integrationName, description: null, created: stamp, updated: stamp }, rels: {} });
+		store.insert('integrations', { id: integration, attributes: { name: parts.integrationName, description: null, created: stamp, updated: stamp }, rels: {} });
 	}
+	if (given(attributes.noteTitle) || given(attributes.noteDetails)) {
+		store.insert('deal-notes', {
+			id: store.table('deal-notes').nextId(),
+			attributes: { title: attributes.noteTitle ?? null, detail: attributes.noteDetails ?? null, writtenBy: state.adviserName(adviserId) },
+			rels: { deal: dealId },
+		});
+	}
+	if (parts.reference !== undefined && integration !== undefined) {
+		store.insert('deal-external-references', {
+			id: store.table('deal-external-references').nextId(),
+			attributes: { externalReference: parts.reference },
+			rels: { deal: dealId, integration },
+		});
+	}
+}
+
+/** Creates the lead (contact, deal, note, external reference) and returns the lead's record. */
+export function createLead(state: SandboxState, attributes: Record<string, unknown>, adviserId: number): Rec {
+	const store = state.store;
+	// Everything that can refuse the lead is checked before anything is written.
+	const parts = checkLeadParts(state, attributes);
+	const stamp = state.stamp();
 
 	let contact = matchingContact(state, attributes);
 	if (contact === undefined) {
@@ -142,20 +179,7 @@ export function createLead(state: SandboxState, attributes: Record<string, unkno
 		attributes: { created: stamp, updated: stamp, totalLoanAmount: null, name, dealStatus: 'NewLeads', lenderName: null, dealType: 'Residential' },
 		rels: { adviser: adviserId, customStatus: null, contacts: [contact.id] },
 	});
-	if (given(attributes.noteTitle) || given(attributes.noteDetails)) {
-		store.insert('deal-notes', {
-			id: store.table('deal-notes').nextId(),
-			attributes: { title: attributes.noteTitle ?? null, detail: attributes.noteDetails ?? null, writtenBy: state.adviserName(adviserId) },
-			rels: { deal: dealId },
-		});
-	}
-	if (reference !== undefined && integration !== undefined) {
-		store.insert('deal-external-references', {
-			id: store.table('deal-external-references').nextId(),
-			attributes: { externalReference: reference },
-			rels: { deal: dealId, integration },
-		});
-	}
+	recordLeadParts(state, dealId, adviserId, attributes, parts);
 	const lead = store.get('leads', dealId);
 	if (lead === undefined) throw new Error(`lead ${dealId} was not created`);
 	return lead;

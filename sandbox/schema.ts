@@ -189,6 +189,29 @@ function leadAttrs(): Record<string, AttrDef> {
 	};
 }
 
+/**
+ * What POST /structured-leads takes (swagger `StructuredLeadAttributes`): the lead's own parts (as a
+ * lead takes them; no contactMatchExisting) and the seven lists, each an array whose entries
+ * sandbox/structuredLeads.ts checks member by member (`LeadContact`, `LeadIncome`, …).
+ */
+function structuredLeadAttrs(): Record<string, AttrDef> {
+	const w = { create: true, hidden: true } as const;
+	const lead = leadAttrs();
+	const parts = [
+		'dealName', 'noteTitle', 'noteDetails', 'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'sourceSystemUrl', 'sourceId', 'sourceCategoryId',
+		'sourceReferrerId', 'sourceAdditionalDetails', 'externalReference', 'externalIntegration', 'externalIntegrationAllowCreate', 'sendNotification',
+	];
+	const lists = ['contacts', 'addresses', 'assets', 'expenses', 'incomes', 'liabilities', 'employments'];
+	return {
+		...Object.fromEntries(parts.map((name) => [name, lead[name]])),
+		...Object.fromEntries(lists.map((name) => [name, { kind: 'array', ...w } as AttrDef])),
+	};
+}
+
+/** A type list of the public description (`IncomeTypeAttributes`, …): a name (or a category's description). */
+const named = (max = 200): Record<string, AttrDef> => ({ name: str({ max }) });
+const described = (): Record<string, AttrDef> => ({ description: str({ max: 200 }) });
+
 export const TYPES: Record<string, TypeDef> = {
 	deals: {
 		name: 'deals',
@@ -229,6 +252,17 @@ export const TYPES: Record<string, TypeDef> = {
 			// seed): every attribute below is write-only. Lengths only where the swagger states them;
 			// enums without `nullable` there are not nullable.
 			...leadAttrs(),
+		},
+		rels: {},
+	},
+	// POST /structured-leads, from the public API description (swagger `StructuredLead_Post`): a fact
+	// find; like a lead its id is the deal's, and only its statuses are readable.
+	'structured-leads': {
+		name: 'structured-leads',
+		attrs: {
+			customStatusName: str(),
+			dealStatus: en(SYSTEM_STATUS, 'SystemStatus'),
+			...structuredLeadAttrs(),
 		},
 		rels: {},
 	},
@@ -453,11 +487,127 @@ export const TYPES: Record<string, TypeDef> = {
 			assetType: str(),
 			created: ts(),
 			updated: ts(),
+			// The rest of the public description's `AssetAttributes` (a fact find's assets fill them).
+			accountName: str(),
+			accountNumber: str(),
+			bsb: str(),
+			vehicleMake: str(),
+			vehicleYear: int(),
+			propertyType: str(),
+			assetTypeId: int(),
+			institution: str(),
+			assetSubType: str(),
+			assetSubTypeId: int(),
+			assetCategory: str(),
+			assetCategoryId: int(),
+			valuationBasis: str(),
+			propertyZoningType: str(),
 		},
 		rels: {
 			addresses: many('financial-address'),
+			ownership: many('owners'),
 		},
 	},
+	// A fact find's liabilities and expenses (public description `LiabilityAttributes`, `ExpenseAttributes`).
+	liabilities: {
+		name: 'liabilities',
+		attrs: {
+			created: ts(),
+			updated: ts(),
+			repayment: num(),
+			value: num(),
+			limit: num(),
+			accountName: str(),
+			accountNumber: str(),
+			bsb: str(),
+			interestTaxDeductible: bool(),
+			interestRate: num(),
+			liabilityTypeId: int(),
+			liabilityType: str(),
+			liabilitySubTypeId: int(),
+			liabilitySubType: str(),
+			liabilityCategory: str(),
+			liabilityCategoryId: int(),
+			loanTerm: int(),
+			repaymentFrequency: str(),
+			mortgagePriority: str(),
+			creditorName: str(),
+			loanRepaymentType: str(),
+		},
+		rels: {
+			linkedAsset: one('assets'),
+			ownership: many('owners'),
+		},
+	},
+	expenses: {
+		name: 'expenses',
+		attrs: {
+			created: ts(),
+			updated: ts(),
+			description: str(),
+			value: num(),
+			expenseTypeId: int(),
+			expenseType: str(),
+			expenseCategory: str(),
+			expenseCategoryId: int(),
+			frequency: str(),
+		},
+		rels: {
+			ownership: many('owners'),
+		},
+	},
+	// Who owns an income, asset, liability or expense (public description `OwnerAttributes`; no shares in a fact find).
+	owners: {
+		name: 'owners',
+		attrs: { ownershipPercentage: num(), created: ts(), updated: ts() },
+		rels: { contact: one('contacts') },
+	},
+	// A contact's address (public description `ContactAddressAttributes`), and a fact find's employments (no read endpoint).
+	'contact-address': {
+		name: 'contact-address',
+		attrs: {
+			addressType: en(CLIENT_ADDRESS_TYPE, 'ClientAddressType'),
+			formattedAddress: str(),
+			streetAddress: str(),
+			country: str(),
+			suburb: str(),
+			postCode: str(),
+			state: str(),
+			created: ts(),
+			updated: ts(),
+		},
+		rels: {},
+	},
+	employments: {
+		name: 'employments',
+		attrs: {
+			employmentStatus: str(),
+			employmentType: str(),
+			dateStarted: date(),
+			dateEnded: date(),
+			employmentRoleName: str(),
+			employmentBasis: str(),
+			isProbation: bool(),
+			businessNumber: str(),
+			companyNumber: str(),
+			employerName: str(),
+			employerType: str(),
+			employerPhone: str(),
+		},
+		rels: { address: one('contact-address') },
+	},
+	// The lists a fact find's type ids come from (public description `IncomeTypeAttributes`, …).
+	'income-categories': { name: 'income-categories', attrs: described(), rels: { incomeTypes: many('income-types', { inverse: { type: 'income-types', rel: 'incomeCategory' } }) } },
+	'income-types': { name: 'income-types', attrs: named(), rels: { incomeCategory: one('income-categories') } },
+	'asset-categories': { name: 'asset-categories', attrs: described(), rels: {} },
+	'asset-types': { name: 'asset-types', attrs: named(), rels: {} },
+	'asset-sub-types': { name: 'asset-sub-types', attrs: named(), rels: {} },
+	'liability-categories': { name: 'liability-categories', attrs: described(), rels: { liabilityTypes: many('liability-types', { inverse: { type: 'liability-types', rel: 'liabilityCategory' } }) } },
+	'liability-types': { name: 'liability-types', attrs: named(), rels: { liabilityCategory: one('liability-categories'), liabilitySubTypes: many('liability-sub-types') } },
+	'liability-sub-types': { name: 'liability-sub-types', attrs: named(100), rels: {} },
+	'expense-categories': { name: 'expense-categories', attrs: described(), rels: { expenseTypes: many('expense-types', { inverse: { type: 'expense-types', rel: 'expenseCategory' } }) } },
+	'expense-types': { name: 'expense-types', attrs: named(), rels: { expenseCategory: one('expense-categories') } },
+	'property-types': { name: 'property-types', attrs: { propertyZoningType: str(), name: str({ max: 2000 }), propertyZoningTypeId: int() }, rels: {} },
 	'financial-address': {
 		name: 'financial-address',
 		attrs: {
@@ -551,9 +701,6 @@ for (const empty of [
 	'deal-scenario',
 	'deal-important-dates',
 	'deal-participants',
-	'owners',
-	'contact-address',
-	'employments',
 	'deal-security-title-identity',
 	'deal-security-ownership',
 	'deal-structure-important-dates',
@@ -670,6 +817,49 @@ export const PUBLIC_DESCRIPTION_ENDPOINTS: readonly EndpointDef[] = [
 	ep('GET', '/enquiry-sources/{id}', 'single', 'enquiry-source', 'read', undefined, 'enquiry-sources'),
 	ep('GET', '/referrers', 'collection', 'referrers', 'search'),
 	ep('GET', '/referrers/{id}', 'single', 'referrers', 'read'),
+	// A whole fact find: `StructuredLead_Post` and `StructuredLead_Get` (sandbox/structuredLeads.ts).
+	ep('POST', '/structured-leads', 'create', 'structured-leads', 'create'),
+	ep('GET', '/structured-leads/{id}', 'single', 'structured-leads', 'read'),
+	// Where a fact find's records are read back: a deal's contacts, a contact's addresses, assets,
+	// liabilities, expenses, an income and the owners of each.
+	ep('GET', '/deals/{id}/contacts', 'related-collection', 'deals', 'read', 'contacts'),
+	ep('GET', '/contacts/{id}/contactAddress', 'related-collection', 'contacts', 'read', 'contactAddress'),
+	ep('GET', '/incomes/{id}', 'single', 'incomes', 'read'),
+	ep('GET', '/incomes/{id}/ownership', 'related-collection', 'incomes', 'read', 'ownership'),
+	ep('GET', '/assets', 'collection', 'assets', 'search'),
+	ep('GET', '/assets/{id}', 'single', 'assets', 'read'),
+	ep('GET', '/assets/{id}/ownership', 'related-collection', 'assets', 'read', 'ownership'),
+	ep('GET', '/liabilities', 'collection', 'liabilities', 'search'),
+	ep('GET', '/liabilities/{id}', 'single', 'liabilities', 'read'),
+	ep('GET', '/liabilities/{id}/ownership', 'related-collection', 'liabilities', 'read', 'ownership'),
+	ep('GET', '/expenses', 'collection', 'expenses', 'search'),
+	ep('GET', '/expenses/{id}', 'single', 'expenses', 'read'),
+	ep('GET', '/expenses/{id}/ownership', 'related-collection', 'expenses', 'read', 'ownership'),
+	// The type lists a fact find's type ids come from, with their categories.
+	ep('GET', '/income-types', 'collection', 'income-types', 'search'),
+	ep('GET', '/income-types/{id}', 'single', 'income-types', 'read'),
+	ep('GET', '/income-categories', 'collection', 'income-categories', 'search'),
+	ep('GET', '/income-categories/{id}', 'single', 'income-categories', 'read'),
+	ep('GET', '/income-categories/{id}/incomeTypes', 'related-collection', 'income-categories', 'read', 'incomeTypes'),
+	ep('GET', '/asset-types', 'collection', 'asset-types', 'search'),
+	ep('GET', '/asset-types/{id}', 'single', 'asset-types', 'read'),
+	ep('GET', '/asset-sub-types', 'collection', 'asset-sub-types', 'search'),
+	ep('GET', '/asset-sub-types/{id}', 'single', 'asset-sub-types', 'read'),
+	ep('GET', '/asset-categories', 'collection', 'asset-categories', 'search'),
+	ep('GET', '/asset-categories/{id}', 'single', 'asset-categories', 'read'),
+	ep('GET', '/liability-types', 'collection', 'liability-types', 'search'),
+	ep('GET', '/liability-types/{id}', 'single', 'liability-types', 'read'),
+	ep('GET', '/liability-types/{id}/liabilitySubTypes', 'related-collection', 'liability-types', 'read', 'liabilitySubTypes'),
+	ep('GET', '/liability-categories', 'collection', 'liability-categories', 'search'),
+	ep('GET', '/liability-categories/{id}', 'single', 'liability-categories', 'read'),
+	ep('GET', '/liability-categories/{id}/liabilityTypes', 'related-collection', 'liability-categories', 'read', 'liabilityTypes'),
+	ep('GET', '/expense-types', 'collection', 'expense-types', 'search'),
+	ep('GET', '/expense-types/{id}', 'single', 'expense-types', 'read'),
+	ep('GET', '/expense-categories', 'collection', 'expense-categories', 'search'),
+	ep('GET', '/expense-categories/{id}', 'single', 'expense-categories', 'read'),
+	ep('GET', '/expense-categories/{id}/expenseTypes', 'related-collection', 'expense-categories', 'read', 'expenseTypes'),
+	ep('GET', '/property-types', 'collection', 'property-types', 'search'),
+	ep('GET', '/property-types/{id}', 'single', 'property-types', 'read'),
 ];
 
 /**

@@ -21,7 +21,11 @@ import {
 	TASK_PRIORITY_WEIGHTS, TASK_PROGRESS_WEIGHTS, TASK_TITLES, TASK_UTC_OFFSETS, UPDATED_END_MS, UTM_CAMPAIGNS, VEHICLES, WORK_EMAIL_DOMAIN,
 	idOf,
 } from './seed-data';
-import type { AdviserRow, Place, SeedRow, SeededType } from './seed-data';
+import type { AdviserRow, Place, SeedRow, SeededType, TypeRow } from './seed-data';
+import {
+	ASSET_CATEGORIES, ASSET_SUB_TYPE_ROWS, ASSET_TYPE_ROWS, EXPENSE_CATEGORIES, EXPENSE_TYPE_ROWS, INCOME_CATEGORIES, INCOME_TYPE_ROWS, LIABILITY_CATEGORIES,
+	LIABILITY_SUB_TYPE_ROWS, LIABILITY_TYPE_ROWS, PROPERTY_TYPE_ROWS,
+} from './seed-data';
 import { MapTable } from './store';
 import type { Store } from './store';
 
@@ -491,4 +495,47 @@ export const tasks: SeedStep = (ctx) => {
 			},
 		};
 	});
+};
+
+// ---------------------------------------------------------------------------------------------
+// A fact find: the type lists its ids come from, and the tables of the records it creates
+// ---------------------------------------------------------------------------------------------
+
+/** A list whose records carry the service's own ids (a type list: 1, 2, 10, …). */
+function listTable(ctx: SeedContext, type: string, rows: ReadonlyArray<{ id: number; attributes: Record<string, unknown>; rels?: SeedRow['rels'] }>): void {
+	const table = new MapTable(type, 1);
+	ctx.store.addTable(table);
+	for (const row of rows) table.insert({ id: row.id, attributes: row.attributes, rels: row.rels ?? {} });
+}
+
+const categoryRows = (rows: ReadonlyArray<{ id: number; description: string }>) => rows.map((row) => ({ id: row.id, attributes: { description: row.description } }));
+const typeRows = (rows: readonly TypeRow[], category?: string) =>
+	rows.map((row) => ({
+		id: row.id,
+		attributes: { name: row.name },
+		rels: {
+			...(category === undefined ? {} : { [category]: row.category ?? null }),
+			...(row.subTypes === undefined ? {} : { liabilitySubTypes: [...row.subTypes] }),
+		},
+	}));
+
+/** The type lists (public description `IncomeTypeAttributes`, `AssetTypeAttributes`, …), fixed rows. */
+export const factFindTypes: SeedStep = (ctx) => {
+	listTable(ctx, 'income-categories', categoryRows(INCOME_CATEGORIES));
+	listTable(ctx, 'income-types', typeRows(INCOME_TYPE_ROWS, 'incomeCategory'));
+	listTable(ctx, 'asset-categories', categoryRows(ASSET_CATEGORIES));
+	listTable(ctx, 'asset-types', typeRows(ASSET_TYPE_ROWS));
+	listTable(ctx, 'asset-sub-types', typeRows(ASSET_SUB_TYPE_ROWS));
+	listTable(ctx, 'liability-categories', categoryRows(LIABILITY_CATEGORIES));
+	listTable(ctx, 'liability-sub-types', typeRows(LIABILITY_SUB_TYPE_ROWS));
+	listTable(ctx, 'liability-types', typeRows(LIABILITY_TYPE_ROWS, 'liabilityCategory'));
+	listTable(ctx, 'expense-categories', categoryRows(EXPENSE_CATEGORIES));
+	listTable(ctx, 'expense-types', typeRows(EXPENSE_TYPE_ROWS, 'expenseCategory'));
+	listTable(
+		ctx,
+		'property-types',
+		PROPERTY_TYPE_ROWS.map((row) => ({ id: row.id, attributes: { propertyZoningType: row.zoning, name: row.name, propertyZoningTypeId: row.zoningId } })),
+	);
+	// The records a fact find creates start empty, each type at its own id base.
+	for (const type of ['contact-address', 'employments', 'liabilities', 'expenses', 'owners'] as const) tableOf(ctx, type);
 };

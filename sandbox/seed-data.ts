@@ -33,6 +33,12 @@ export const FIRST_ID = {
 	'financial-address': 8_500_001,
 	'organisation-addresses': 9_000_001,
 	tasks: 9_500_001,
+	// A fact find's records (POST /structured-leads), none seeded: each type with its own id base.
+	'contact-address': 6_800_001,
+	employments: 6_900_001,
+	liabilities: 8_200_001,
+	expenses: 8_300_001,
+	owners: 8_400_001,
 } as const;
 
 export type SeededType = keyof typeof FIRST_ID;
@@ -475,3 +481,104 @@ export const TASK_DETAILS = [
 
 export const TASK_PROGRESS_WEIGHTS = [['NotStarted', 40], ['InProgress', 25], ['Completed', 25], ['OnHold', 5], ['NotRequired', 5]] as const;
 export const TASK_PRIORITY_WEIGHTS = [['Normal', 50], ['Medium', 25], ['High', 18], ['Critical', 7]] as const;
+
+// --- the type lists of a fact find (public description `IncomeTypeAttributes`, …) ---
+
+/**
+ * The lists a fact find's type ids come from, each record with the id the service gives it. Income
+ * types and categories are the seeded incomes' own (INCOME_TYPES), so an income read back names its
+ * type as a seeded one does. A type points at its category (`incomeCategory`, …); a liability type
+ * lists its sub-types; a property type names its zoning. Asset types have no category in the
+ * description (asset categories are a list of their own).
+ */
+export interface TypeRow {
+	id: number;
+	name: string;
+	category?: number;
+	subTypes?: readonly number[];
+}
+
+export const INCOME_CATEGORIES: ReadonlyArray<{ id: number; description: string }> = [
+	{ id: 1, description: 'Employment' },
+	{ id: 2, description: 'Rental' },
+	{ id: 3, description: 'Other' },
+	{ id: 4, description: 'Self employment' },
+];
+export const INCOME_TYPE_ROWS: readonly TypeRow[] = [...INCOME_TYPES]
+	.sort((a, b) => a.incomeTypeId - b.incomeTypeId)
+	.map((type) => ({ id: type.incomeTypeId, name: type.incomeType, category: type.incomeCategoryId }));
+
+export const ASSET_CATEGORIES: ReadonlyArray<{ id: number; description: string }> = [
+	{ id: 1, description: 'Property' },
+	{ id: 2, description: 'Vehicles' },
+	{ id: 3, description: 'Savings and investments' },
+	{ id: 4, description: 'Superannuation' },
+	{ id: 5, description: 'Other' },
+];
+export const ASSET_TYPE_ROWS: readonly TypeRow[] = [
+	{ id: 1, name: 'Real estate' },
+	{ id: 2, name: 'Motor vehicle' },
+	{ id: 3, name: 'Savings account' },
+	{ id: 4, name: 'Shares' },
+	{ id: 5, name: 'Superannuation' },
+	{ id: 6, name: 'Home contents' },
+	{ id: 9, name: 'Other' },
+];
+export const ASSET_SUB_TYPE_ROWS: readonly TypeRow[] = [
+	{ id: 1, name: 'House' },
+	{ id: 2, name: 'Unit' },
+	{ id: 3, name: 'Townhouse' },
+	{ id: 4, name: 'Vacant land' },
+	{ id: 5, name: 'Car' },
+	{ id: 6, name: 'Motorbike' },
+];
+
+export const LIABILITY_CATEGORIES: ReadonlyArray<{ id: number; description: string }> = [
+	{ id: 1, description: 'Loans' },
+	{ id: 2, description: 'Credit' },
+	{ id: 3, description: 'Other' },
+];
+export const LIABILITY_SUB_TYPE_ROWS: readonly TypeRow[] = [
+	{ id: 1, name: 'Owner occupied' },
+	{ id: 2, name: 'Investment' },
+	{ id: 3, name: 'Line of credit' },
+	{ id: 4, name: 'Standard' },
+	{ id: 5, name: 'Low rate' },
+	{ id: 6, name: 'Rewards' },
+];
+export const LIABILITY_TYPE_ROWS: readonly TypeRow[] = [
+	{ id: 1, name: 'Mortgage loan', category: 1, subTypes: [1, 2, 3] },
+	{ id: 2, name: 'Personal loan', category: 1 },
+	{ id: 3, name: 'Car loan', category: 1 },
+	{ id: 4, name: 'Credit card', category: 2, subTypes: [4, 5, 6] },
+	{ id: 5, name: 'Store card', category: 2 },
+	{ id: 6, name: 'HECS-HELP debt', category: 3 },
+	{ id: 7, name: 'Tax debt', category: 3 },
+];
+
+export const EXPENSE_CATEGORIES: ReadonlyArray<{ id: number; description: string }> = [
+	{ id: 1, description: 'Living expenses' },
+	{ id: 2, description: 'Housing' },
+	{ id: 3, description: 'Other' },
+];
+export const EXPENSE_TYPE_ROWS: readonly TypeRow[] = [
+	{ id: 1, name: 'Groceries', category: 1 },
+	{ id: 2, name: 'Utilities', category: 1 },
+	{ id: 3, name: 'Transport', category: 1 },
+	{ id: 4, name: 'Insurance', category: 1 },
+	{ id: 5, name: 'Childcare', category: 1 },
+	{ id: 6, name: 'Rent', category: 2 },
+	{ id: 7, name: 'Council rates', category: 2 },
+	{ id: 8, name: 'Entertainment', category: 3 },
+	{ id: 9, name: 'Other', category: 3 },
+	{ id: 10, name: 'General living expenses', category: 1 },
+];
+
+export const PROPERTY_TYPE_ROWS: ReadonlyArray<{ id: number; name: string; zoning: string; zoningId: number }> = [
+	{ id: 1, name: 'House', zoning: 'Residential', zoningId: 1 },
+	{ id: 2, name: 'Unit', zoning: 'Residential', zoningId: 1 },
+	{ id: 3, name: 'Townhouse', zoning: 'Residential', zoningId: 1 },
+	{ id: 4, name: 'Vacant land', zoning: 'Residential', zoningId: 1 },
+	{ id: 5, name: 'Office', zoning: 'Commercial', zoningId: 2 },
+	{ id: 6, name: 'Farm', zoning: 'Rural', zoningId: 3 },
+];

@@ -351,6 +351,14 @@ export const deals: SeedStep = (ctx) => {
 			rels: {},
 		})),
 	);
+	// A fact find (POST /structured-leads) is a lead too: the same view of its deal.
+	store.addTable(
+		new ViewTable('structured-leads', dealTable, (rec) => ({
+			id: rec.id,
+			attributes: { customStatusName: store.attribute('deals', rec, 'customStatusName'), dealStatus: rec.attributes.dealStatus },
+			rels: {},
+		})),
+	);
 	store.addTable(new ChildTable('deal-structures', 'deal', FIRST_ID['deal-structures'], FIRST_ID.deals, columns.structureStart, (id, dealId, index) => structureRecord(ctx, columns, id, dealId, index)));
 	store.addTable(new ChildTable('deal-notes', 'deal', FIRST_ID['deal-notes'], FIRST_ID.deals, columns.noteStart, (id, dealId, index) => noteRecord(ctx, id, dealId, index)));
 	store.materializers.set('deals', {

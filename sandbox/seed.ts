@@ -25,7 +25,7 @@
  */
 import type { FixtureIds } from './types';
 import type { SeedContext, SeedStep } from './seed-builders';
-import { advisers, assets, contactGroups, dealSecurities, enquirySources, fixedRows, incomes, integrations, joinedAdvisers, organisations, referrers, seededIds, tasks } from './seed-builders';
+import { advisers, assets, contactGroups, dealSecurities, enquirySources, factFindTypes, fixedRows, incomes, integrations, joinedAdvisers, organisations, referrers, seededIds, tasks } from './seed-builders';
 import { deals } from './seed-deals';
 import { ADVISER_CONTACT_ID_BASE, CONTACT_CATEGORIES, CUSTOM_STATUSES, FIRST_ID, idOf } from './seed-data';
 import type { SeededType } from './seed-data';
@@ -70,6 +70,7 @@ const SEED_STEPS: readonly SeedStep[] = [
 	joinedAdvisers, // and their adviser-details
 	enquirySources,
 	referrers,
+	factFindTypes, // the type lists of a fact find, and the empty tables of the records it creates
 ];
 
 /** The records tests rely on, by what they are (sandbox/types.ts says what each is). */

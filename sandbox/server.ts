@@ -28,6 +28,7 @@ import { MACHINE_CLOCK } from './clock';
 import { readDocument } from './validate';
 import { createLead } from './leads';
 import { WEBHOOK_ADMIN_PATH, WebhookDeliveries, handleWebhookAdmin } from './webhooks';
+import { createStructuredLead } from './structuredLeads';
 
 interface Client {
 	secret: string;
@@ -1168,6 +1169,7 @@ export class SandboxServer {
 			return this.created(ctx, type, rec);
 		}
 		if (type === 'leads') return this.created(ctx, type, createLead(this.state, doc.attributes, adviserId));
+		if (type === 'structured-leads') return this.created(ctx, type, createStructuredLead(this.state, doc.attributes, adviserId));
 		throw apiError(404, 'The requested endpoint does not exist.');
 	}
 

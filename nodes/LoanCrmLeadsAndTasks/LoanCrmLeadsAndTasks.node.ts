@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { actionNodeBase } from '../shared/description/actionNode';
 import { ACTION_NODES_DOCUMENTATION } from '../shared/description/documentation';
 import { listSearch } from '../shared/execution/methods/listSearch';
+import { factFindNames } from '../shared/execution/methods/loadOptions';
 import { route } from '../shared/execution/router';
 import { resolveOperations } from '../shared/operation/operation';
 import { DEFAULTS, OPERATIONS, RESOURCE_DESCRIPTIONS } from './operations';
@@ -15,7 +16,7 @@ export class LoanCrmLeadsAndTasks implements INodeType {
 		displayName: 'Loan CRM Leads & Tasks',
 		name: 'loanCrmLeadsAndTasks',
 		icon: { light: 'file:../../icons/loanCrm.svg', dark: 'file:../../icons/loanCrm.dark.svg' },
-		description: 'Read leads and update tasks in Loan CRM',
+		description: 'Create leads and fact finds, read leads and update tasks in Loan CRM',
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		documentationUrl: ACTION_NODES_DOCUMENTATION,
 		// n8n adds this node's AI-agent tool copy as the node type loanCrmLeadsAndTasksTool (toolDescription.ts).
@@ -25,7 +26,8 @@ export class LoanCrmLeadsAndTasks implements INodeType {
 		...actionNodeBase(operations, RESOURCE_DESCRIPTIONS, DEFAULTS),
 	};
 
-	methods = { listSearch };
+	// Fact Find → Create's links pick from the names its entries are given in the node.
+	methods = { listSearch, loadOptions: factFindNames };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return route.call(this, operations);

@@ -1,7 +1,9 @@
+import { NEWEST_VERSION } from '../shared/operation/versions';
 import type { CatalogueDefaults, OperationSpec } from '../shared/service/catalogue';
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	lead: 'A new enquiry; its ID is the ID of the deal it became',
+	structuredLead: "A whole household's enquiry: people, addresses, jobs, incomes, assets, liabilities and expenses, as one new lead",
 	task: "A to-do for an adviser, with due date, priority and progress",
 };
 
@@ -10,6 +12,7 @@ export const DEFAULTS: CatalogueDefaults = {
 	resource: 'lead',
 	operations: {
 		lead: 'get',
+		structuredLead: 'create',
 		task: 'update',
 	},
 };
@@ -51,6 +54,37 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		idAlias: 'dealId',
 		agentFields: ['firstName', 'lastName', 'email', 'mobile', 'title', 'preferredName', 'dateOfBirth', 'hasMarketingConsent', 'noteTitle', 'noteDetails'],
 		// Allocate To: the lead goes to this adviser (the item's UserId); empty, the node's adviser.
+		allocates: true,
+	},
+	{
+		// From the service's public API description (POST /jsonapi/structured-leads, swagger
+		// `StructuredLeadAttributes`), not the seed: a fact find, its lists in service/factFind.ts.
+		resource: 'structuredLead',
+		resourceName: 'Fact Find',
+		operation: 'create',
+		name: 'Create',
+		action: 'Create a fact find',
+		description:
+			"Send a whole household's fact find (people, addresses, jobs, incomes, assets, liabilities, expenses) to Loan CRM as one lead: it takes the matching contacts or creates them in one client, opens a deal in New Leads allocated to the adviser of the User ID and stores the financials with their owners; the lead's ID is that deal's ID (from the service's public API description, not the seed)",
+		agentDescription:
+			"Send a household's fact find to Loan CRM as one new lead: the people (a contact each, taken from Loan CRM when one has the same e-mail, else created, all in one client), where they live, their jobs and incomes, what they own and owe, their living expenses. Loan CRM opens a deal in New Leads for the adviser and stores the incomes, assets, liabilities and expenses with the people who own them; the lead's ID is that deal's ID. Put the household in Fact_Find_JSON; name the adviser in Allocate_To (their e-mail address or name), or leave it empty for the usual adviser",
+		shape: 'create',
+		path: '/structured-leads',
+		type: 'structured-leads',
+		factFind: true,
+		// Until this operation is released, it exists from the newest version (it follows when one is added).
+		since: NEWEST_VERSION,
+		featured: ['externalReference', 'externalIntegration'],
+		// A form sent twice: the deal external reference the fact find created, found as Lead → Create finds a lead's.
+		matchExistingBy: ['externalReference', 'externalIntegration'],
+		matchLookup: {
+			path: '/deal-external-references',
+			type: 'deal-external-references',
+			filterBy: { externalReference: 'externalReference', externalIntegration: 'integration.name' },
+			record: 'deal',
+		},
+		idAlias: 'dealId',
+		agentFields: ['noteTitle', 'noteDetails'],
 		allocates: true,
 	},
 	{

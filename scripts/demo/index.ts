@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: five example workflows run through n8n-core's real engine (the engine harness in
+ * `npm run demo`: six example workflows run through n8n-core's real engine (the engine harness in
  * harness/) against the embedded sandbox, their output printed as tables. No credentials, no
  * internet, nothing beyond `npm ci`.
  *
@@ -10,7 +10,9 @@
  *      sent twice: Lead → Create with If Already Exists → Return Existing gives one lead
  *   4. Web form → lead routed to the right adviser (examples/lead-routing.json whole, with n8n's own
  *      Switch and Edit Fields nodes): three submissions from three areas, three advisers
- *   5. Update a task's progress
+ *   5. Web form for two applicants → one fact find (examples/fact-find-to-crm.json's Loan CRM part):
+ *      people, address, jobs, incomes, home, loan, card and expenses in one request, the form sent twice
+ *   6. Update a task's progress
  */
 import './env';
 
@@ -282,11 +284,86 @@ async function leadRouting(sandbox: Sandbox, store: CredentialStore): Promise<vo
 	console.log(`  Three areas, three advisers; each submission made ${rows.map((row) => String(row.lookups)).join(', ')} look-ups (the adviser by e-mail, the enquiry source by name, If Already Exists) before its one POST /jsonapi/leads.`);
 }
 
-/** 5. Update a task's progress. */
+/** 5. A web form for two applicants → one fact find (examples/fact-find-to-crm.json), sent twice. */
+async function factFind(sandbox: Sandbox, store: CredentialStore): Promise<void> {
+	const example = formAndLoanCrmNodes('fact-find-to-crm.json');
+	heading(
+		'5. Web form for two applicants → fact find (the same form sent twice)',
+		'examples/fact-find-to-crm.json with its Form Trigger replaced by a submission (and no Slack): Loan CRM Leads & Tasks › Fact Find › Create,\n' +
+			'manual mapping: People, Addresses, Employments, Incomes, Assets, Liabilities and Expenses, each entry named (Applicant 1, Home, …) and linked by name;\n' +
+			'If Already Exists → Return Existing, keyed by FACTFIND-<e-mail>-<day> of the integration Website Form. From the service\'s public API description.',
+	);
+	const submission = {
+		'First name': 'Mele',
+		'Last name': 'Tupou',
+		Email: 'mele.tupou@example.com',
+		Mobile: '0412 000 301',
+		'Date of birth': '1988-04-12',
+		Employer: 'NSW Health',
+		'Annual income before tax': 98000,
+		'Partner first name': 'Sione',
+		'Partner last name': 'Tupou',
+		'Partner email': 'sione.tupou@example.com',
+		'Partner mobile': '',
+		'Partner employer': 'Telstra',
+		'Partner annual income before tax': 87000,
+		'Street address': '12 Wattle St',
+		Suburb: 'Parramatta',
+		State: 'NSW',
+		'Post code': '2150',
+		'What your home is worth': 950000,
+		'Home loan balance': 610000,
+		'Home loan lender': 'Westpac',
+		'Monthly home loan repayment': 3900,
+		'Credit card limit': 12000,
+		'Credit card balance': 2300,
+		'Monthly living expenses': 3200,
+		submittedAt: new Date().toISOString(),
+		formMode: 'production',
+	};
+	const dealsBefore = sandbox.data.count('deals');
+	const found: IDataObject[] = [];
+	for (const sent of [submission, { ...submission, submittedAt: new Date().toISOString() }]) {
+		const result = await submit(example, [sent], store);
+		ensureRan(result, 'Web form → fact find');
+		found.push(...json(result, 'Create fact find'));
+	}
+	const [created, again] = found;
+	if (created.dealId !== again.dealId || again.outcome !== 'found') throw new Error(`the same form gave deals ${String(created.dealId)} and ${String(again.dealId)}, expected one fact find`);
+	const contacts = (created.contacts ?? []) as IDataObject[];
+	printTable(contacts, {
+		'Entry Name': (c) => c.entryName,
+		'Contact ID': (c) => c.id,
+		Name: (c) => `${String(c.firstName)} ${String(c.lastName)}`,
+		Email: (c) => c.email,
+	});
+	// What Loan CRM now holds for the household, read back through the owners of each record.
+	const ownerNames = (record: { relationships: Record<string, unknown> }) =>
+		((record.relationships.ownership ?? []) as Array<{ id: string }>)
+			.map((owner) => relatedId(sandbox.data.get('owners', owner.id), 'contact'))
+			.map((id) => contacts.find((contact) => contact.id === id)?.entryName)
+			.join(' & ');
+	const ours = (type: string) => sandbox.data.list(type).filter((record) => ownerNames(record) !== '');
+	printTable(
+		[
+			...ours('incomes').map((record) => ({ kind: 'Income', type: record.attributes.incomeType, value: record.attributes.value, per: record.attributes.frequency, owners: ownerNames(record) })),
+			...ours('assets').map((record) => ({ kind: 'Asset', type: record.attributes.assetType, value: record.attributes.value, per: '', owners: ownerNames(record) })),
+			...ours('liabilities').map((record) => ({ kind: 'Liability', type: record.attributes.liabilityType, value: record.attributes.value, per: '', owners: ownerNames(record) })),
+			...ours('expenses').map((record) => ({ kind: 'Expense', type: record.attributes.expenseType, value: record.attributes.value, per: record.attributes.frequency, owners: ownerNames(record) })),
+		],
+		{ Record: (r) => r.kind, Type: (r) => r.type, Value: (r) => money(r.value), Per: (r) => r.per, Owners: (r) => r.owners },
+	);
+	console.log(
+		`  One fact find: Loan CRM holds ${sandbox.data.count('deals') - dealsBefore} new deal (#${String(created.dealId)}, New Leads) with ${contacts.length} contacts in one client; ` +
+			`the second submission found it (outcome ${String(again.outcome)}).`,
+	);
+}
+
+/** 6. Update a task's progress. */
 async function taskProgress(sandbox: Sandbox, store: CredentialStore): Promise<void> {
 	const ids = sandbox.data.ids;
 	heading(
-		"5. Update a task's progress",
+		"6. Update a task's progress",
 		'Loan CRM Leads & Tasks › Task › Update, Update Fields Progress / Priority / Due Date from each incoming item.',
 	);
 	const changes = [
@@ -340,6 +417,7 @@ async function main(): Promise<void> {
 		await webFormToContact(sandbox, store);
 		await webFormToLead(sandbox, store);
 		await leadRouting(sandbox, store);
+		await factFind(sandbox, store);
 		await taskProgress(sandbox, store);
 		const api = sandbox.apiRequests();
 		console.log(

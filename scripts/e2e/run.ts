@@ -61,6 +61,8 @@ import type { WebFormLeadScenario } from './web-form-lead';
 import { WEB_FORM_LEAD_WORKFLOW_ID, checkWebFormLeadTwice, webFormLeadScenario } from './web-form-lead';
 import type { LeadRoutingScenario } from './lead-routing';
 import { LEAD_ROUTING_WORKFLOW_ID, checkLeadRouting, leadRoutingScenario } from './lead-routing';
+import type { FactFindScenario } from './fact-find';
+import { FACT_FIND_WORKFLOW_ID, checkFactFindForm, factFindScenario } from './fact-find';
 import { checkCustomApiCall, checkCustomApiCallEditor, customApiCallWorkflow, httpRequestNodeVersion } from './custom-api-call';
 import type { WebhookTriggerScenario } from './webhook-trigger';
 import { WEBHOOK_TRIGGER_N8N_VERSION, WEBHOOK_TRIGGER_WORKFLOW_ID, checkWebhookTrigger, webhookTriggerScenario } from './webhook-trigger';
@@ -243,6 +245,8 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 	let leadRouting: LeadRoutingScenario | undefined;
 	// examples/deal-settled-instant.json on the sandbox's webhooks, on one version (webhook-trigger.ts).
 	let instant: WebhookTriggerScenario | undefined;
+	// examples/fact-find-to-crm.json, its form for two applicants sent twice, on the same version (fact-find.ts).
+	let factFind: FactFindScenario | undefined;
 	const contactSink = await startSink('/loan-crm-contacts');
 	const port = await freePort();
 	const n8n = await new N8nInstance(install).init({ port });
@@ -263,6 +267,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) webFormLead = await webFormLeadScenario(credential);
 		if (N8N_VERSION === WEB_FORM_N8N_VERSION) leadRouting = await leadRoutingScenario(credential);
 		if (N8N_VERSION === WEBHOOK_TRIGGER_N8N_VERSION) instant = await webhookTriggerScenario(credential);
+		if (N8N_VERSION === WEB_FORM_N8N_VERSION) factFind = await factFindScenario(credential);
 		const dialogCredential: CredentialRef = { id: DIALOG_CREDENTIAL_ID, name: 'Loan CRM sandbox (dialog check)' };
 		const ids = sandbox.data.ids;
 		const cases = contractCases(sandbox);
@@ -285,6 +290,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			...(webFormLead ? [webFormLead.workflow] : []),
 			...(leadRouting ? [leadRouting.workflow] : []),
 			...(instant ? [instant.workflow] : []),
+			...(factFind ? [factFind.workflow] : []),
 			contactsTriggerWorkflow(contactSink.url, credential),
 			customApiCallWorkflow(sandbox, credential, httpRequestNodeVersion(install.n8nDir)),
 		];
@@ -395,6 +401,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 			if (webForm) await timings.step('n8n publish:workflow (web form example)', () => n8n.publish(WEB_FORM_WORKFLOW_ID));
 			if (webFormLead) await timings.step('n8n publish:workflow (web form → lead example)', () => n8n.publish(WEB_FORM_LEAD_WORKFLOW_ID));
 			if (leadRouting) await timings.step('n8n publish:workflow (lead routing example)', () => n8n.publish(LEAD_ROUTING_WORKFLOW_ID));
+			if (factFind) await timings.step('n8n publish:workflow (fact find example)', () => n8n.publish(FACT_FIND_WORKFLOW_ID));
 			await timings.step('n8n publish:workflow (Contacts Trigger)', () => n8n.publish(WORKFLOW_IDS.contacts));
 			if (instant) await timings.step('n8n publish:workflow (Webhook Trigger example)', () => n8n.publish(WEBHOOK_TRIGGER_WORKFLOW_ID));
 			sandbox.clearLog();
@@ -432,6 +439,17 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 				await timings.step('webhook trigger: a settlement, its retried notification, forged notifications', async () => await checkWebhookTrigger(port, sandbox, await N8nRest.signedIn(port), n8n, instantRun, record));
 			} else {
 				console.log(`  SKIP    examples/deal-settled-instant.json on the sandbox's webhooks: runs on n8n ${WEBHOOK_TRIGGER_N8N_VERSION} only`);
+			}
+			const factFindRun = factFind;
+			if (factFindRun) {
+				const factFindProblems = await timings.step('fact find example: the form for two applicants sent twice', () => checkFactFindForm(port, sandbox, factFindRun));
+				record(
+					'examples/fact-find-to-crm.json, its form for two applicants sent twice: one deal, both contacts in one client, the incomes, home, loan, card and expenses read back with their owners (the second run finds the deal)',
+					factFindProblems,
+					`n8n start output (tail):\n${tail(n8n.serverOutput, 30)}`,
+				);
+			} else {
+				console.log(`  SKIP    examples/fact-find-to-crm.json sent twice: runs on n8n ${WEB_FORM_N8N_VERSION} only`);
 			}
 			await timings.step('editor: credential Test button, node icons', () => checkEditor(port, sandbox, sandboxCredential(sandbox), credential));
 			await timings.step('editor: Custom API Call types, the credential list', () => checkCustomApiCallEditor(port, credential, record));
@@ -475,6 +493,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		webFormLead?.sink.close();
 		leadRouting?.sink.close();
 		instant?.sink.close();
+		factFind?.sink.close();
 		contactSink.server.close();
 		if (results.some(isFailure)) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
@@ -719,6 +738,35 @@ async function checkEditor(port: number, sandbox: Sandbox, data: ICredentialData
 	record(`editor: node descriptions for ${types.length} nodes and their icons (${icons.size}) load`, problems);
 	await checkNodesPanelData(rest);
 	await checkListSearch(rest, sandbox, credential);
+	await checkFactFindNames(rest, credential);
+}
+
+/**
+ * Fact Find → Create's links as the editor loads them: n8n passes the parameters being edited to the
+ * node's load-options method (`currentNodeParameters`), which lists the names given under People;
+ * no request reaches the service.
+ */
+async function checkFactFindNames(rest: N8nRest, credential: CredentialRef): Promise<void> {
+	const response = await rest.request('POST', '/dynamic-node-parameters/options', {
+		path: 'parameters.incomes.income[0].ownership',
+		nodeTypeAndVersion: { name: `${PACKAGE}.loanCrmLeadsAndTasks`, version: 1.1 },
+		currentNodeParameters: {
+			resource: 'structuredLead',
+			operation: 'create',
+			people: { person: [{ entryName: 'Applicant 1', firstName: 'Mele', lastName: 'Tupou' }, { entryName: 'Applicant 2' }] },
+			incomes: { income: [{ entryName: 'Salary 1', ownership: [] }] },
+		},
+		methodName: 'factFindPeople',
+		credentials: { loanCrmOAuth2Api: { id: credential.id, name: credential.name } },
+	});
+	const options = (response.json as { data?: Array<{ name: string; value: string }> } | undefined)?.data;
+	record('editor: a fact find\'s link lists the names given in the same node (load options on the current parameters)', [
+		...(response.status === 200 ? [] : [`POST /rest/dynamic-node-parameters/options answered ${response.status}: ${response.text.slice(0, 300)}`]),
+		...same('options', options, [
+			{ name: 'Applicant 1 — Mele Tupou', value: 'Applicant 1' },
+			{ name: 'Applicant 2', value: 'Applicant 2' },
+		]),
+	]);
 }
 
 /**

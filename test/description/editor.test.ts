@@ -175,7 +175,7 @@ describe('defaults are explicit and send nothing nobody chose', () => {
 				},
 			},
 			{ resource: 'contact', operations: { contact: 'getMany', contactCategory: 'update', contactExternalReference: 'getContact' } },
-			{ resource: 'lead', operations: { lead: 'get', task: 'update' } },
+			{ resource: 'lead', operations: { lead: 'get', structuredLead: 'create', task: 'update' } },
 			{ resource: 'organisation', operations: { asset: 'getAddresses', organisation: 'getAddresses' } },
 		]);
 		for (const { node, operations, defaults } of catalogues) {
@@ -320,7 +320,7 @@ describe('nodes panel and documentation', () => {
 				expect({ name, action: spec.action, found: panelEntries(name).some((entry) => findable(spec.action, entry)) }).toEqual({ name, action: spec.action, found: true });
 			}
 		}
-		expect(checked).toBe(27);
+		expect(checked).toBe(28);
 	});
 
 	it('common phrasings find the right node, and only ours that fit', () => {

@@ -49,7 +49,8 @@ function mutations(property: Property): Array<{ what: string; apply: () => () =>
 	if ('default' in property) list.push({ what: 'default', apply: set(property, 'default', changed(property.default)) });
 	const isChoice = property.type === 'options' || property.type === 'multiOptions';
 	if (isChoice) {
-		for (const option of property.options as Array<Record<string, unknown>>) list.push({ what: `option ${String(option.value)}`, apply: set(option, 'value', changed(option.value)) });
+		// A choice loaded when the editor opens it (a fact find's links) has no options of its own.
+		for (const option of (property.options ?? []) as Array<Record<string, unknown>>) list.push({ what: `option ${String(option.value)}`, apply: set(option, 'value', changed(option.value)) });
 	}
 	const display = property.displayOptions as Record<string, Record<string, unknown>> | undefined;
 	for (const side of ['show', 'hide'] as const) {

@@ -56,7 +56,8 @@ function shownProperty(property: INodeProperties): Record<string, unknown> {
 export function resolvedParameters(helpers: NodeHelpersLike, description: INodeTypeDescription, operations: readonly Operation[], typeVersion: number) {
 	const node = { typeVersion, parameters: {} } as unknown as INode;
 	return Object.fromEntries(
-		operations.map((spec) => {
+		// A node of this version has only the operations it lists (a row's `since`).
+		operations.filter((spec) => (spec.since ?? 1) <= typeVersion).map((spec) => {
 			const parameters = helpers.getNodeParameters(description.properties, { resource: spec.resource, operation: spec.operation }, true, false, node, description) ?? {};
 			const shown = description.properties.filter((property) => helpers.displayParameter(parameters, property, node, description)).map(shownProperty);
 			return [`${spec.resource}.${spec.operation}`, { parameters, shown }];

@@ -39,6 +39,10 @@ function allParameters(properties: INodeProperties[], prefix = ''): Array<{ path
 	return properties.flatMap((property) => [
 		{ path: `${prefix}${property.name}`, property },
 		...(property.type === 'collection' ? allParameters((property.options ?? []) as INodeProperties[], `${prefix}${property.name}.`) : []),
+		// A fixed collection's entries (a fact find's lists), each group's values.
+		...(property.type === 'fixedCollection'
+			? ((property.options ?? []) as Array<{ name: string; values: INodeProperties[] }>).flatMap((group) => allParameters(group.values, `${prefix}${property.name}.${group.name}.`))
+			: []),
 	]);
 }
 
@@ -216,6 +220,14 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				// Where a lead came from.
 				'loanCrmLeadsAndTasks additionalFields.sourceId .',
 				'loanCrmLeadsAndTasks additionalFields.sourceReferrerId .',
+				// A fact find's type IDs (issue 43), each from the service's own list.
+				'loanCrmLeadsAndTasks incomes.income.incomeTypeId .',
+				'loanCrmLeadsAndTasks assets.asset.assetTypeId .',
+				'loanCrmLeadsAndTasks assets.asset.additionalFields.assetSubTypeId .',
+				'loanCrmLeadsAndTasks assets.asset.additionalFields.propertyTypeId .',
+				'loanCrmLeadsAndTasks liabilities.liability.liabilityTypeId .',
+				'loanCrmLeadsAndTasks liabilities.liability.liabilitySubTypeId .',
+				'loanCrmLeadsAndTasks expenses.expense.expenseTypeId .',
 			].sort(),
 		);
 		expect([...new Set(byIdOnly)].sort()).toEqual(
@@ -234,6 +246,8 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				'loanCrmContacts contactCategoryId contactCategory.update',
 				'loanCrmLeadsAndTasks taskId task.update',
 				'loanCrmLeadsAndTasks updateFields.contactGroupIds .',
+				// A fact find's property zoning: the service has no list of zonings.
+				'loanCrmLeadsAndTasks assets.asset.additionalFields.propertyZoningId .',
 				'loanCrmOrganisationsAndAssets organisationId organisation.getAddresses',
 				'loanCrmOrganisationsAndAssets assetId asset.getAddresses',
 			].sort(),
@@ -266,8 +280,9 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 			}
 		}
 		// The From List locators of the test above: ten of deals, leads and contacts (Deal Note →
-		// Create's Deal the tenth), six of advisers, two of a lead's source.
-		expect(checked.size).toBe(18);
+		// Create's Deal the tenth), seven of advisers (Fact Find → Create's Allocate To the seventh),
+		// two of a lead's source, and a fact find's seven type IDs.
+		expect(checked.size).toBe(26);
 	});
 
 	it('By ID accepts exactly what the node accepts at run time (whole numbers 1 to 2147483647)', () => {

@@ -113,6 +113,32 @@ describe('each item is read once', () => {
 		expect(Object.entries(itemReads(reads)).filter(([, count]) => count !== 1)).toEqual([]);
 		expect(reads.slice(0, RUN_SETTINGS.length)).toEqual(RUN_SETTINGS);
 	});
+
+	it('Fact Find → Create by manual mapping with If Already Exists: each list, each lead part, once per item', async () => {
+		const person = (name: string) => ({ entryName: name, firstName: '={{ $json.first }}', email: `={{ $json.first.toLowerCase() + '.${name.replace(' ', '')}@example.com' }}` });
+		const reads = await parameterReads(async () => {
+			const result = await env.run(
+				'loanCrmLeadsAndTasks',
+				{
+					resource: 'structuredLead',
+					operation: 'create',
+					people: { person: [person('Applicant 1'), person('Applicant 2')] },
+					incomes: { income: [{ entryName: 'Salary', ownership: ['Applicant 1'], value: '={{ $json.income }}', frequency: 'Yearly' }] },
+					externalReference: '={{ $json.first }}',
+					externalIntegration: 'MyIntegrationSource',
+					ifAlreadyExists: 'returnExisting',
+					requestOptions: { requestsInParallel: 2 },
+				},
+				{ input: [{ first: 'Ana', income: '80000' }, { first: 'Bo', income: '90,000' }] },
+			);
+			expect(result.error).toBeUndefined();
+		});
+		const lists = ['people', 'addresses', 'employments', 'incomes', 'assets', 'liabilities', 'expenses'];
+		// In the order an error names them: If Already Exists, the fact find, the lead's own parts (the collection read first), the adviser.
+		const parameters = ['ifAlreadyExists', 'mode', ...lists, 'additionalFields', 'externalReference', 'externalIntegration', 'allocateTo', 'requestOptions'];
+		expect(itemReads(reads)).toEqual(Object.fromEntries([0, 1].flatMap((item) => parameters.map((name) => [`${name}@${item}`, 1]))));
+		expect(namesByItem(reads, 2)[0]).toEqual(parameters);
+	});
 });
 
 describe('an item whose parameters are wrong', () => {

@@ -18,7 +18,7 @@ describe('sandbox: endpoints from the public API description', () => {
 	afterAll(() => sb.close());
 	beforeEach(() => sb.data.reset());
 
-	it('lists exactly GET /integrations, POST /deal-notes, POST /leads and the brokerage lists, each with its scope', () => {
+	it('lists exactly GET /integrations, POST /deal-notes, POST /leads, the brokerage lists, and a fact find with its records and type lists, each with its scope', () => {
 		expect(PUBLIC_DESCRIPTION_ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.scope}`)).toEqual([
 			'GET /integrations api.integrations.search',
 			'POST /deal-notes api.deal-notes.create',
@@ -31,6 +31,45 @@ describe('sandbox: endpoints from the public API description', () => {
 			'GET /enquiry-sources/{id} api.enquiry-sources.read',
 			'GET /referrers api.referrers.search',
 			'GET /referrers/{id} api.referrers.read',
+			'POST /structured-leads api.structured-leads.create',
+			'GET /structured-leads/{id} api.structured-leads.read',
+			'GET /deals/{id}/contacts api.deals.read',
+			'GET /contacts/{id}/contactAddress api.contacts.read',
+			'GET /incomes/{id} api.incomes.read',
+			'GET /incomes/{id}/ownership api.incomes.read',
+			'GET /assets api.assets.search',
+			'GET /assets/{id} api.assets.read',
+			'GET /assets/{id}/ownership api.assets.read',
+			'GET /liabilities api.liabilities.search',
+			'GET /liabilities/{id} api.liabilities.read',
+			'GET /liabilities/{id}/ownership api.liabilities.read',
+			'GET /expenses api.expenses.search',
+			'GET /expenses/{id} api.expenses.read',
+			'GET /expenses/{id}/ownership api.expenses.read',
+			'GET /income-types api.income-types.search',
+			'GET /income-types/{id} api.income-types.read',
+			'GET /income-categories api.income-categories.search',
+			'GET /income-categories/{id} api.income-categories.read',
+			'GET /income-categories/{id}/incomeTypes api.income-categories.read',
+			'GET /asset-types api.asset-types.search',
+			'GET /asset-types/{id} api.asset-types.read',
+			'GET /asset-sub-types api.asset-sub-types.search',
+			'GET /asset-sub-types/{id} api.asset-sub-types.read',
+			'GET /asset-categories api.asset-categories.search',
+			'GET /asset-categories/{id} api.asset-categories.read',
+			'GET /liability-types api.liability-types.search',
+			'GET /liability-types/{id} api.liability-types.read',
+			'GET /liability-types/{id}/liabilitySubTypes api.liability-types.read',
+			'GET /liability-categories api.liability-categories.search',
+			'GET /liability-categories/{id} api.liability-categories.read',
+			'GET /liability-categories/{id}/liabilityTypes api.liability-categories.read',
+			'GET /expense-types api.expense-types.search',
+			'GET /expense-types/{id} api.expense-types.read',
+			'GET /expense-categories api.expense-categories.search',
+			'GET /expense-categories/{id} api.expense-categories.read',
+			'GET /expense-categories/{id}/expenseTypes api.expense-categories.read',
+			'GET /property-types api.property-types.search',
+			'GET /property-types/{id} api.property-types.read',
 		]);
 	});
 

@@ -29,14 +29,19 @@ describe('the examples as npm run dev imports them', () => {
 		expect(disabled).toEqual([
 			'Loan CRM: deal settled → Slack message, instantly (webhooks): Post to #settlements',
 			'Loan CRM: deal settled → Slack message: Post to #settlements',
+			'Loan CRM: web form for two applicants → fact find → Slack: Post to #new-fact-finds',
 			'Loan CRM: web form → lead + note → Slack: Post to #new-leads',
 		]);
-		const slack = workflows.find((workflow) => workflow.name.includes('Slack'));
+		const slack = workflows.find((workflow) => workflow.name === 'Loan CRM: deal settled → Slack message');
 		expect(slack?.nodes.filter((node) => node.disabled === true).map((node) => node.type)).toEqual(['n8n-nodes-base.slack']);
 		const note = slack?.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
 		expect(String(note?.parameters.content)).toContain('**In `npm run dev`:** *Post to #settlements* is imported disabled');
-		const form = workflows.find((workflow) => workflow.nodes.some((node) => node.type === 'n8n-nodes-base.formTrigger'));
-		expect(form?.nodes.filter((node) => node.disabled === true)).toEqual([]);
+		const forms = workflows.filter((workflow) => workflow.nodes.some((node) => node.type === 'n8n-nodes-base.formTrigger'));
+		expect(forms.length).toBeGreaterThanOrEqual(4);
+		for (const form of forms) expect(form.nodes.filter((node) => node.disabled === true && node.type !== 'n8n-nodes-base.slack')).toEqual([]);
+		// fact-find-to-crm.json: its Slack node off, its Form Trigger and Fact Find → Create on.
+		const factFind = workflows.find((workflow) => workflow.name.includes('fact find'));
+		expect(factFind?.nodes.filter((node) => node.disabled === true).map((node) => node.name)).toEqual(['Post to #new-fact-finds']);
 		// web-form-to-lead.json: its Slack node off, its Form Trigger and Loan CRM nodes on.
 		const lead = workflows.find((workflow) => workflow.name.includes('lead + note'));
 		expect(lead?.nodes.filter((node) => node.disabled === true).map((node) => node.name)).toEqual(['Post to #new-leads']);

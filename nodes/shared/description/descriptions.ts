@@ -9,6 +9,7 @@ import type { Operation } from '../operation/operation';
 import { BY_NAME_MODE } from '../operation/locatorTypes';
 import { conditionsProperty } from './conditions';
 import { customRequestProperties } from './customRequest';
+import { factFindProperties } from './factFind';
 import { byDisplayName, writeFieldProperty } from './fieldProperties';
 import { idOnlyProperty, idSourceOf, locatorProperty } from './locators';
 import { DEFAULT_REQUESTS_IN_PARALLEL, MAX_REQUESTS_IN_PARALLEL } from '../requests/policy';
@@ -67,24 +68,43 @@ const REQUEST_OPTIONS: INodeProperties = {
 	],
 };
 
-function resourceSelector(
+/** The first node version with an entry (a catalogue row's `since`; Custom Request always). */
+function sinceOf(entry: CatalogueEntry): number {
+	return entry.shape === 'custom' ? 1 : (entry.since ?? 1);
+}
+
+/**
+ * The Resource list. A resource whose operations all came in a later node version (`since`) is
+ * listed from that version on: one copy of the list before it, one from it (`@version`), so saved
+ * nodes of older versions keep the list they had.
+ */
+function resourceSelectors(
 	operations: readonly CatalogueEntry[],
 	descriptions: Record<string, string>,
 	defaults: CatalogueDefaults,
-): INodeProperties {
+): INodeProperties[] {
 	const resources = [...new Set(operations.map((spec) => spec.resource))];
 	const defaultResource = defaults.resource;
 	if (!resources.includes(defaultResource)) throw new Error(`Default resource "${defaultResource}" is not in the catalogue`);
-	return {
+	const nameOf = (resource: string) => operations.flatMap((spec) => (spec.resource === resource && spec.shape !== 'custom' && spec.resourceName !== undefined ? [spec.resourceName] : []))[0] ?? displayNameOf(resource);
+	const sinceResource = (resource: string) => Math.min(...operations.filter((spec) => spec.resource === resource).map(sinceOf));
+	const selector = (listed: string[]): INodeProperties => ({
 		displayName: 'Resource',
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: resources
-			.map((resource) => ({ name: displayNameOf(resource), value: resource, description: descriptions[resource] }))
-			.sort((a, b) => a.name.localeCompare(b.name)),
+		options: listed.map((resource) => ({ name: nameOf(resource), value: resource, description: descriptions[resource] })).sort((a, b) => a.name.localeCompare(b.name)),
 		default: defaultResource,
-	};
+	});
+	const versions = [...new Set(resources.map(sinceResource))].sort((a, b) => a - b);
+	if (versions.length === 1) return [selector(resources)];
+	if (versions.length > 2) throw new Error(`resources added in more than one later version (${versions.join(', ')}): give each range its own copy`);
+	// Before the version the newer resources came in, and from it.
+	const [, since] = versions;
+	return [
+		{ ...selector(resources.filter((resource) => sinceResource(resource) < since)), displayOptions: { show: { '@version': [{ _cnd: { lt: since } }] } } },
+		{ ...selector(resources), displayOptions: { show: { '@version': [{ _cnd: { gte: since } }] } } },
+	];
 }
 
 function operationSelectors(operations: readonly CatalogueEntry[], defaults: CatalogueDefaults): INodeProperties[] {
@@ -385,7 +405,7 @@ export function buildProperties(
 	const entries: readonly CatalogueEntry[] = [...operations, CUSTOM_REQUEST];
 	const entryDefaults: CatalogueDefaults = { ...defaults, operations: { ...defaults.operations, [CUSTOM_REQUEST.resource]: CUSTOM_REQUEST.operation } };
 	const properties: INodeProperties[] = [
-		resourceSelector(entries, { ...resourceDescriptions, [CUSTOM_REQUEST.resource]: CUSTOM_REQUEST.resourceDescription }, entryDefaults),
+		...resourceSelectors(entries, { ...resourceDescriptions, [CUSTOM_REQUEST.resource]: CUSTOM_REQUEST.resourceDescription }, entryDefaults),
 		...operationSelectors(entries, entryDefaults),
 		...agentProperties(operations),
 	];
@@ -393,6 +413,12 @@ export function buildProperties(
 		const entries: Versioned[] = idProperties(spec).map(sameInEvery);
 		if (spec.shape === 'getMany' || spec.shape === 'getRelatedMany') entries.push(...getManyProperties(spec));
 		if (spec.shape === 'getById') entries.push(...getByIdProperties(spec));
+		// A fact find's mode and lists come first; a tool is given the fact find as JSON, filled by the model.
+		if (spec.factFindInput !== undefined) {
+			entries.push(
+				...factFindProperties(spec, spec.factFindInput).map((property): Versioned => (property.name === spec.factFindInput?.mode.name ? { property, changes: { v1_1Tool: { default: 'json' } } } : { property })),
+			);
+		}
 		if (spec.shape === 'create' || spec.shape === 'update') entries.push(...writeProperties(spec).map(sameInEvery));
 		if (READ_SHAPES.has(spec.shape)) entries.push(simplifyProperty(spec));
 		properties.push(...versioned(spec, entries));

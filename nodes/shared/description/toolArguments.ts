@@ -26,6 +26,7 @@ import type { IdParameter, Operation, WriteField } from '../operation/operation'
 import { IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, IF_EXISTS_VALUES } from '../service/catalogue';
 import { RESOURCE_TYPES } from '../service/schema';
 import { hasSummary } from '../service/summary';
+import { factFindShapeWords } from './factFind';
 import { sentence } from './fieldProperties';
 import { exampleFilter, typeWords } from './typeWords';
 
@@ -41,7 +42,8 @@ export interface ToolArgument {
 	displayName: string;
 	/** What the agent sends it as (the input schema's property name). */
 	key: string;
-	type: 'string' | 'number' | 'boolean';
+	/** `json`: an object (a fact find), which the model sends whole. */
+	type: 'string' | 'number' | 'boolean' | 'json';
 	/** Used when the agent leaves the argument out; without one the argument is required. */
 	default?: string | number;
 	/** What it takes, in a few words, for the tool description: "a whole number", "one of …". */
@@ -136,6 +138,18 @@ function allocationArgument(spec: Operation): ToolArgument[] {
 	];
 }
 
+/** A fact find create: the whole household as one object, in the shape of the public API description. */
+function factFindArgument(spec: Operation): ToolArgument[] {
+	const input = spec.factFindInput;
+	if (input === undefined) return [];
+	return [
+		argument(input.json.path, input.json.label, 'json', {
+			words: "the household as one object: contacts, addresses, employments, incomes, assets, liabilities, expenses, as the argument's description says",
+			description: factFindShapeWords(),
+		}),
+	];
+}
+
 /**
  * The arguments of an operation's version 1.1 tool, in the order the tool description names them:
  * the IDs it needs; for a search Filter, Sort, Limit and Fields; for a get by ID Fields; for a write
@@ -192,7 +206,7 @@ export function toolArguments(spec: Operation): ToolArgument[] {
 					: [];
 			// What the model fills; the rest stays the workflow author's (the row's `agentFields`).
 			const forAgent = spec.fields.filter((field) => spec.agentFields === undefined || spec.agentFields.includes(field.name));
-			return [...ids, ...forAgent.map((field) => writeArgument(spec, field)), ...allocationArgument(spec), ...ifExists];
+			return [...ids, ...factFindArgument(spec), ...forAgent.map((field) => writeArgument(spec, field)), ...allocationArgument(spec), ...ifExists];
 		}
 		default:
 			return ids;

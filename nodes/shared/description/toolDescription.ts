@@ -32,6 +32,7 @@ import type { Operation, WriteField } from '../operation/operation';
 import { IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf } from '../service/catalogue';
 import { queryableFields } from '../service/fields';
 import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from '../service/schema';
+import { LID } from '../service/factFind';
 import { RESOURCE_TYPES } from '../service/schema';
 import { summaryColumns } from '../service/summary';
 import { AGENT_LIMIT_CEILING } from '../requests/policy';
@@ -220,7 +221,11 @@ export function toolDescriptionOf(spec: Operation): string {
 			break;
 		case 'create':
 		case 'update':
-			lines.push('Returns the record as saved.');
+			lines.push(
+				spec.factFindInput === undefined
+					? 'Returns the record as saved.'
+					: `Returns the lead: id and dealId (the deal's ID), dealStatus, and contacts, the deal's contacts each with the ${LID} it had in the fact find (entryName), id, firstName, lastName and email.`,
+			);
 			lines.push(...[ifExistsLine(spec, toolArgumentKey(IF_EXISTS_DISPLAY_NAME))].filter((line): line is string => line !== undefined));
 			break;
 		case 'delete':
@@ -256,7 +261,8 @@ export function agentProperties(operations: readonly Operation[]): INodeProperti
 		},
 	});
 	return [
-		...operations.map((spec) => description(spec, 1)),
+		// An operation newer than version 1 (`since`) has no version 1 tool.
+		...operations.filter((spec) => (spec.since ?? 1) <= 1).map((spec) => description(spec, 1)),
 		...operations.map((spec) => description(spec, 1.1)),
 		{
 			displayName: 'Output',

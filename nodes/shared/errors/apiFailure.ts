@@ -28,6 +28,8 @@ export interface FailedExchange {
 export interface ServiceWords {
 	/** The parameter of an attribute or relationship the service pointed at, quoted; undefined when none. */
 	parameterOf(name: string): string | undefined;
+	/** The parameter of a whole pointer into a list's entry (a fact find's `/data/attributes/incomes/2/frequency`), quoted; undefined when none. */
+	parameterAt?(pointer: string): string | undefined;
 	/** The service's text with every API name of the write's parameters replaced by the parameter. */
 	inParameters(text: string): string;
 }
@@ -62,6 +64,8 @@ function describeErrorObjects(errors: ErrorObject[], words: ServiceWords | undef
 }
 
 function fieldFromPointer(pointer: string, words: ServiceWords | undefined): string {
+	const entry = words?.parameterAt?.(pointer);
+	if (entry !== undefined) return entry;
 	const member = /^\/data\/(attributes|relationships)\/([^/]+)/.exec(pointer);
 	const parameter = member === null ? undefined : words?.parameterOf(member[2]);
 	if (parameter !== undefined) return parameter;

@@ -63,6 +63,19 @@ const OPERATION_ERRORS = {
 		message: `Loan CRM has more than one ${what} named "${value}". Check parameter ${quotedParameter(parameter, node)}`,
 		description: `Nothing was sent for this item. Say which one: ${choices.join('; ')}${more ? '; …' : ''}. Give it as the list shows it (without the #ID), by e-mail for an adviser, or choose it From List or By ID.`,
 	}),
+	/**
+	 * A fact find (Fact Find → Create) that does not hold together: each problem names where it is
+	 * (`incomes[2].frequency`, or `Incomes → Salary 2 → Frequency`) and what is wrong; nothing was sent.
+	 * `parameter`: the JSON parameter it came from (manual mapping's problems name their list).
+	 */
+	factFindInvalid: ({ problems, parameter }: { problems: readonly string[]; parameter?: ParameterName }, node: INode): Made => {
+		const shown = problems.slice(0, 25);
+		const first = problems.length === 1 ? problems[0] : `${problems.length} problems, the first: ${problems[0]}`;
+		return {
+			message: `Fact find: ${parameter === undefined ? first : joinSentences(first, `Check parameter ${quotedParameter(parameter, node)}`)}`,
+			description: `Nothing was sent for this item.${problems.length > 1 ? ` Every problem: ${shown.map((problem, index) => `${index + 1}. ${problem}`).join('; ')}${problems.length > shown.length ? `; and ${problems.length - shown.length} more` : ''}.` : ''}`,
+		};
+	},
 	unknownOperation: ({ resource, operation }: { resource: string; operation: string }): Made => ({
 		message: `The operation "${operation}" is not known for resource "${resource}"`,
 	}),

@@ -42,7 +42,15 @@ export interface Explain {
 	 * relationship names the record that was not found (from `relationships`, as sent) and the
 	 * parameter it came from.
 	 */
-	rejectedWrite?: { fields: readonly WriteFieldHint[]; relationships?: Readonly<Record<string, RelationshipValue>> };
+	rejectedWrite?: {
+		fields: readonly WriteFieldHint[];
+		relationships?: Readonly<Record<string, RelationshipValue>>;
+		/**
+		 * A pointer into an entry of a list the write sent (a fact find's `/data/attributes/incomes/2/frequency`)
+		 * as the parameter the user changes (`Incomes → Salary 2 → Frequency`); undefined elsewhere.
+		 */
+		entryAt?: (pointer: string) => { label: string; path: readonly string[] } | undefined;
+	};
 	/**
 	 * Where the request's UserId came from when not from the credential (Allocate To, Request
 	 * Options → User ID): a 403 names that parameter.
@@ -75,9 +83,14 @@ export function serviceWords(node: INode, explain: Explain | undefined): Service
 	}
 	const camelCase = [...byName.keys()].filter((name) => /[a-z][A-Z]/.test(name)).sort((a, b) => b.length - a.length);
 	const pattern = camelCase.length === 0 ? undefined : new RegExp(`\\b(${camelCase.join('|')})\\b`, 'g');
+	const entryAt = explain?.rejectedWrite?.entryAt;
 	return {
 		parameterOf: (name) => byName.get(name),
 		inParameters: (text) => (pattern === undefined ? text : text.replace(pattern, (name) => byName.get(name) ?? name)),
+		parameterAt: (pointer) => {
+			const parameter = entryAt?.(pointer);
+			return parameter === undefined ? undefined : `"${parameter.label}"${toolArgument(node, parameter.path)}`;
+		},
 	};
 }
 

@@ -134,6 +134,47 @@ const ADVISERS_PAGE = {
 /** The family id of an adviser-details record's adviser (empty when the page did not carry it). */
 const familyId = (record: ListRecord) => record.relatedId('adviser') ?? '';
 
+/**
+ * A list of the service's types a fact find's type IDs come from (`GET /jsonapi/income-types`, …),
+ * each type with its category where the description relates one (`incomeCategory`, its
+ * `description`) or names it (a property type's `propertyZoningType`): "Employment › Base salary — #1".
+ * Known by the type's id; By Name takes "Category › Type", or the type alone.
+ */
+function typeList(path: string, type: string, category?: { relationship: string; type: string } | { attribute: string }): SearchableList {
+	const categoryOf = (record: ListRecord): string | undefined =>
+		category === undefined ? undefined : 'attribute' in category ? text(record.attributes[category.attribute]) : text(record.related(category.relationship)?.description);
+	const shown = (record: ListRecord) => [categoryOf(record), text(record.attributes.name) ?? '(no name)'].filter(Boolean).join(' › ');
+	const categoryField = category === undefined ? undefined : 'attribute' in category ? category.attribute : `${category.relationship}.description`;
+	return {
+		path,
+		type,
+		searchFields: categoryField === undefined ? ['name'] : ['name', categoryField],
+		nameFields: [],
+		numberField: 'id',
+		...(category !== undefined && 'relationship' in category ? { include: category.relationship } : {}),
+		fields:
+			category === undefined
+				? { [type]: 'name' }
+				: 'attribute' in category
+					? { [type]: `name,${category.attribute}` }
+					: { [type]: `name,${category.relationship}`, [category.type]: 'description' },
+		paging: 'pages',
+		label: (record) => `${shown(record)} — #${record.id}`,
+		value: (record) => record.id,
+		byName: {
+			filter: (name) => {
+				const parts = categoryParts(name);
+				const byType = `equals(name,${quoteLiteral(parts[parts.length - 1] ?? name)})`;
+				return parts.length > 1 && categoryField !== undefined ? `and(equals(${categoryField},${quoteLiteral(parts.slice(0, -1).join(' › '))}),${byType})` : byType;
+			},
+			exactly: (record, name) => {
+				const parts = categoryParts(name);
+				return parts.length > 1 ? same(shown(record), parts.join(' › ')) : same(record.attributes.name, name);
+			},
+		},
+	};
+}
+
 export const LISTS: Record<ListSearchMethod, SearchableList> = {
 	searchDeals: {
 		path: '/deals',
@@ -222,6 +263,15 @@ export const LISTS: Record<ListSearchMethod, SearchableList> = {
 			exactly: (record, name) => same(referrerName(record.attributes), organisationParts(name).join(' — ')),
 		},
 	},
+	// A fact find's type IDs (service/factFind.ts), each from the service's own list.
+	searchIncomeTypes: typeList('/income-types', 'income-types', { relationship: 'incomeCategory', type: 'income-categories' }),
+	searchAssetTypes: typeList('/asset-types', 'asset-types'),
+	searchAssetSubTypes: typeList('/asset-sub-types', 'asset-sub-types'),
+	searchLiabilityTypes: typeList('/liability-types', 'liability-types', { relationship: 'liabilityCategory', type: 'liability-categories' }),
+	// The sub-types of one liability type: `{liabilityTypeId}` is the entry's Liability Type (methods/listSearch.ts).
+	searchLiabilitySubTypes: { ...typeList('/liability-types/{liabilityTypeId}/liabilitySubTypes', 'liability-sub-types'), byName: undefined },
+	searchExpenseTypes: typeList('/expense-types', 'expense-types', { relationship: 'expenseCategory', type: 'expense-categories' }),
+	searchPropertyTypes: typeList('/property-types', 'property-types', { attribute: 'propertyZoningType' }),
 };
 
 /** "Category › Source", as the enquiry source list shows it and By Name takes it. */

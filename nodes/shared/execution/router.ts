@@ -15,6 +15,7 @@ import { operationError, stoppingError } from '../errors/factory';
 import type { ActionResult, PreparedItem } from './actions';
 import { prepareItem } from './actions';
 import type { Operation } from '../operation/operation';
+import { hasOperation } from '../operation/versions';
 import type { CustomRequestSpec } from '../service/catalogue';
 import { CUSTOM_REQUEST, N8N_CUSTOM_API_CALL } from '../service/catalogue';
 import { forEachIndex } from '../requests/parallel';
@@ -56,7 +57,8 @@ export async function route(
 	if (operation === N8N_CUSTOM_API_CALL) throw operationError(this.getNode(), 'customApiCall', undefined);
 	// Every action node lists Custom Request after its own operations.
 	const entries: ReadonlyArray<Operation | CustomRequestSpec> = [...operations, CUSTOM_REQUEST];
-	const spec = entries.find((entry) => entry.resource === resource && entry.operation === operation);
+	// An operation newer than the node's version (a catalogue row's `since`) is not one of its operations.
+	const spec = entries.find((entry) => entry.resource === resource && entry.operation === operation && (entry.shape === 'custom' || hasOperation(this.getNode(), entry)));
 	if (spec === undefined) {
 		throw operationError(this.getNode(), 'unknownOperation', { resource, operation });
 	}

@@ -10,7 +10,7 @@ import type { AttributeSpec } from '../service/schema';
 
 export const MAX_ID = 2147483647;
 
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	if (value === undefined) return 'nothing';
 	if (typeof value === 'string') return `"${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;

@@ -11,7 +11,20 @@
  */
 
 /** The list-search methods every action node offers (execution/methods/listSearch.ts). */
-export type ListSearchMethod = 'searchDeals' | 'searchContacts' | 'searchAdvisers' | 'searchAdviserFamilies' | 'searchEnquirySources' | 'searchReferrers';
+export type ListSearchMethod =
+	| 'searchDeals'
+	| 'searchContacts'
+	| 'searchAdvisers'
+	| 'searchAdviserFamilies'
+	| 'searchEnquirySources'
+	| 'searchReferrers'
+	| 'searchIncomeTypes'
+	| 'searchAssetTypes'
+	| 'searchAssetSubTypes'
+	| 'searchLiabilityTypes'
+	| 'searchLiabilitySubTypes'
+	| 'searchExpenseTypes'
+	| 'searchPropertyTypes';
 
 /** The By Name mode's name in a saved locator (`{ __rl, mode: 'name', value }`). */
 export const BY_NAME_MODE = 'name';
@@ -42,6 +55,27 @@ const ADVISER_BY_NAME: LocatorSpec['byName'] = {
 	placeholder: 'e.g. sarah.mitchell@example.com',
 	hint: "The adviser's e-mail address, or their name, as in Loan CRM (e.g. from a form or a Switch): looked up when the node runs",
 };
+
+/**
+ * A fact find's type IDs (service/factFind.ts `picked`): the service's own lists of income, asset,
+ * liability, expense and property types. By Name takes the type as the list shows it.
+ */
+function typeLocator(searchListMethod: ListSearchMethod, what: string, example: string, byName = true): LocatorSpec {
+	return {
+		searchListMethod,
+		listPlaceholder: `Type a ${what} or its category…`,
+		idHint: `the number after # in the list: the ${what}'s ID`,
+		...(byName
+			? {
+					byName: {
+						displayName: 'By Name',
+						placeholder: `e.g. ${example}`,
+						hint: `The ${what} as the list shows it ("Category › Type", > works for ›), or the type alone when only one category has it: looked up when the node runs`,
+					},
+				}
+			: {}),
+	};
+}
 
 /** Resource types whose IDs are picked with a resource locator. */
 export const LOCATORS: Record<string, LocatorSpec> = {
@@ -89,6 +123,14 @@ export const LOCATORS: Record<string, LocatorSpec> = {
 			hint: 'The source as the list shows it, "Category › Source" (> works for ›), or the source alone when only one category has it: looked up when the node runs',
 		},
 	},
+	'income-types': typeLocator('searchIncomeTypes', 'income type', 'Base salary'),
+	'asset-types': typeLocator('searchAssetTypes', 'asset type', 'Real estate'),
+	'asset-sub-types': typeLocator('searchAssetSubTypes', 'asset sub-type', 'House'),
+	'liability-types': typeLocator('searchLiabilityTypes', 'liability type', 'Credit card'),
+	// Listed per liability type (GET /liability-types/{id}/liabilitySubTypes): no name to look up alone.
+	'liability-sub-types': { ...typeLocator('searchLiabilitySubTypes', 'liability sub-type', '', false), listPlaceholder: "Choose the Liability Type first, then type a sub-type…" },
+	'expense-types': typeLocator('searchExpenseTypes', 'expense type', 'Groceries'),
+	'property-types': typeLocator('searchPropertyTypes', 'property type', 'House'),
 	referrers: {
 		searchListMethod: 'searchReferrers',
 		listPlaceholder: "Type a referrer's name or organisation…",

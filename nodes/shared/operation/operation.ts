@@ -10,6 +10,8 @@ import type { WriteFieldHint } from '../errors/hints';
 import type { ValueCheck } from '../input/values';
 import type { OperationSpec } from '../service/catalogue';
 import { displayNameOf, idParameters, idTypeOf, pathParameters, relationshipParameter } from '../service/catalogue';
+import type { FactFindList } from '../service/factFind';
+import { FACT_FIND_LISTS } from '../service/factFind';
 import type { AttributeSpec, RelationshipSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
 import { LOCATORS } from './locatorTypes';
@@ -88,6 +90,30 @@ export interface AllocationParameter {
 	check: ValueCheck;
 }
 
+/** Fact Find → Create's two ways of giving the fact find: manual mapping (a fixed collection per list) or one JSON object. */
+export const FACT_FIND_MODES = ['manual', 'json'] as const;
+export type FactFindMode = (typeof FACT_FIND_MODES)[number];
+
+/** A fact find list's fixed collection, as the editor and messages name it. */
+export interface FactFindCollection {
+	list: FactFindList;
+	/** The fixed collection (`people`) and its entries' key (`person`): `people.person[0].firstName`. */
+	parameter: string;
+	entryKey: string;
+	/** Each entry's name, which other entries pick to link to it. */
+	entryName: 'entryName';
+	/** The entry's collection of the members not shown on every entry. */
+	additionalFields: 'additionalFields';
+}
+
+/** The parameters a fact find create reads besides its fields (`factFind` rows). */
+export interface FactFindParameters {
+	/** Manual mapping unless chosen (the editor's default, description/factFind.ts). */
+	mode: { name: 'mode'; label: 'Mode'; default: 'manual' };
+	json: ParameterName & { label: 'Fact Find JSON'; path: ['factFind'] };
+	collections: readonly FactFindCollection[];
+}
+
 /** A write field, resolved against the resource table. */
 export type WriteField =
 	| (FieldBase & { kind: 'attribute'; attribute: AttributeSpec })
@@ -115,6 +141,8 @@ export interface Operation extends OperationSpec {
 	ifAlreadyExists?: MatchRule;
 	/** Creates with `allocates`. */
 	allocation?: AllocationParameter;
+	/** Creates with `factFind`: where the fact find is read from. */
+	factFindInput?: FactFindParameters;
 }
 
 const COLLECTIONS: Record<'create' | 'update', FieldCollection> = {
@@ -242,6 +270,15 @@ export function resolveOperation(spec: OperationSpec): Operation {
 		spec.allocates === true
 			? { name: 'allocateTo', label: 'Allocate To', type: 'adviser-details', parameter: { label: 'Allocate To', path: ['allocateTo'] }, check: pickCheck('adviser-details') }
 			: undefined;
+	if (spec.factFind === true && spec.shape !== 'create') throw new Error(`${spec.resource}.${spec.operation}: only a create sends a fact find`);
+	const factFindInput: FactFindParameters | undefined =
+		spec.factFind === true
+			? {
+					mode: { name: 'mode', label: 'Mode', default: 'manual' },
+					json: { label: 'Fact Find JSON', path: ['factFind'] },
+					collections: FACT_FIND_LISTS.map((list) => ({ list, parameter: list.parameter, entryKey: list.entryKey, entryName: 'entryName', additionalFields: 'additionalFields' })),
+				}
+			: undefined;
 	return {
 		...spec,
 		key: `${spec.resource}.${spec.operation}`,
@@ -250,6 +287,7 @@ export function resolveOperation(spec: OperationSpec): Operation {
 		...(collection === undefined ? {} : { collection }),
 		...(ifAlreadyExists === undefined ? {} : { ifAlreadyExists }),
 		...(allocation === undefined ? {} : { allocation }),
+		...(factFindInput === undefined ? {} : { factFindInput }),
 	};
 }
 

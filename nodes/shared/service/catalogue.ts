@@ -65,6 +65,20 @@ export interface OperationSpec {
 	 * UserId header; empty, the node's adviser (Request Options → User ID, else the credential's).
 	 */
 	allocates?: true;
+	/**
+	 * Creates of a whole fact find (POST /structured-leads): besides the row's fields, the lists of
+	 * service/factFind.ts, given by manual mapping (a fixed collection per list, entries linked by
+	 * their names) or as one JSON object, checked before the request; the output lists the deal's
+	 * contacts by the names the fact find gave them.
+	 */
+	factFind?: true;
+	/** The resource's name in the Resource list when its key does not say it (`structuredLead`: "Fact Find"). */
+	resourceName?: string;
+	/**
+	 * The first node version that has the operation (operation/versions.ts); older versions neither
+	 * list nor run it. Without it, every version.
+	 */
+	since?: number;
 }
 
 /**

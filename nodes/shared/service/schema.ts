@@ -50,6 +50,11 @@ export interface AttributeSpec {
 	picked?: string;
 	/** No parameter of its own: sent with the picked attribute of this name (an enquiry source's category). */
 	sentWith?: string;
+	/**
+	 * A fact find member that points at other entries of the same fact find by their `lid`
+	 * (factFind.ts): the name of the list they are in. Kind `object`: one `{ lid }`; kind `list`: `[{ lid }]`.
+	 */
+	refersTo?: string;
 }
 
 export interface RelationshipSpec {
@@ -113,8 +118,13 @@ const DEAL_TYPES = ['Residential', 'Commercial', 'SmallBusiness', 'AssetFinance'
 const LOAN_STRUCTURE_TYPES = ['PrincipalInterest', 'InterestOnly', 'RevolvingCredit', 'Offset'] as const;
 /** Rates are sent and returned as fractions: an agent (or a person) would otherwise write 5.5. */
 const INTEREST_RATE_NOTE = 'a decimal fraction: 0.055 means 5.5%';
-/** Shortest period first. */
-const FREQUENCIES = ['Weekly', 'Fortnightly', 'HalfMonthly', 'Monthly', 'Quarterly', 'HalfYearly', 'Yearly'] as const;
+/** Shortest period first (the service's `Frequency`: deal structures, and a fact find's incomes, expenses and repayments). */
+export const FREQUENCIES = ['Weekly', 'Fortnightly', 'HalfMonthly', 'Monthly', 'Quarterly', 'HalfYearly', 'Yearly'] as const;
+/** The public API description's enums of a person and an address (swagger `Title`, `Gender`, `MaritalStatus`, `ClientAddressType`): a lead's and a fact find's. */
+export const TITLES = ['Mr', 'Mrs', 'Ms', 'Miss', 'Master', 'Dr'] as const;
+export const GENDERS = ['Male', 'Female', 'Undisclosed'] as const;
+export const MARITAL_STATUSES = ['Single', 'Married', 'DeFacto', 'Separated', 'Divorced', 'Widowed'] as const;
+export const ADDRESS_TYPES = ['Current', 'Postal', 'PostSettlement', 'Previous', 'Other'] as const;
 
 /** The read-only address lines shared by organisation and asset addresses. */
 const ADDRESS_ATTRIBUTES: Record<string, AttributeSpec> = {
@@ -156,11 +166,11 @@ const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 		},
 		description: 'Which existing contact Loan CRM takes as the lead\'s person instead of creating a new contact; without a match (or without an e-mail) it creates one',
 	},
-	title: { kind: 'enum', values: ['Mr', 'Mrs', 'Ms', 'Miss', 'Master', 'Dr'], writable: true, writeOnly: true, description: 'Title of the person' },
+	title: { kind: 'enum', values: TITLES, writable: true, writeOnly: true, description: 'Title of the person' },
 	preferredName: { kind: 'string', writable: true, writeOnly: true, description: 'Name the person likes to be called' },
 	dateOfBirth: { kind: 'date', writable: true, writeOnly: true, description: 'Date of birth of the person' },
-	gender: { kind: 'enum', values: ['Male', 'Female', 'Undisclosed'], writable: true, writeOnly: true, description: 'Gender of the person' },
-	maritalStatus: { kind: 'enum', values: ['Single', 'Married', 'DeFacto', 'Separated', 'Divorced', 'Widowed'], writable: true, writeOnly: true, description: 'Marital status of the person' },
+	gender: { kind: 'enum', values: GENDERS, writable: true, writeOnly: true, description: 'Gender of the person' },
+	maritalStatus: { kind: 'enum', values: MARITAL_STATUSES, writable: true, writeOnly: true, description: 'Marital status of the person' },
 	hasMarketingConsent: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether the person agreed to receive marketing' },
 	isPrimary: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether the person is the primary contact of the client' },
 	isGuarantor: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether the person is a guarantor' },
@@ -170,7 +180,7 @@ const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 	state: { kind: 'string', writable: true, writeOnly: true, description: 'State of the address' },
 	postCode: { kind: 'string', writable: true, writeOnly: true, description: 'Post code of the address' },
 	country: { kind: 'string', writable: true, writeOnly: true, description: 'Country of the address' },
-	addressType: { kind: 'enum', values: ['Current', 'Postal', 'PostSettlement', 'Previous', 'Other'], ordered: true, writable: true, writeOnly: true, description: 'What the address is to the person' },
+	addressType: { kind: 'enum', values: ADDRESS_TYPES, ordered: true, writable: true, writeOnly: true, description: 'What the address is to the person' },
 	formattedAddress: { kind: 'string', writable: true, writeOnly: true, maxLength: 500, description: 'The whole address on one line (max 500 characters)' },
 	dealName: { kind: 'string', writable: true, writeOnly: true, description: 'Name of the deal the lead becomes' },
 	noteTitle: { kind: 'string', writable: true, writeOnly: true, description: 'Title of a note written on the new deal, e.g. the form\'s subject' },
@@ -204,6 +214,32 @@ const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 	externalIntegrationAllowCreate: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether Loan CRM creates the integration when none has that name (else the lead is refused)' },
 	sendNotification: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether Loan CRM sends its notification of the new lead (the public API description does not say to whom)' },
 };
+
+/**
+ * What a fact find (POST /structured-leads, swagger `StructuredLeadAttributes`, not the seed) takes
+ * besides its lists of people, addresses, employments, incomes, assets, liabilities and expenses
+ * (those are in factFind.ts): the lead's own parts, the same attributes as a lead's. The description
+ * has no `contactMatchExisting` for a fact find.
+ */
+const FACT_FIND_LEAD_PARTS = [
+	'dealName',
+	'noteTitle',
+	'noteDetails',
+	'utmSource',
+	'utmMedium',
+	'utmCampaign',
+	'utmTerm',
+	'utmContent',
+	'sourceSystemUrl',
+	'sourceId',
+	'sourceCategoryId',
+	'sourceReferrerId',
+	'sourceAdditionalDetails',
+	'externalReference',
+	'externalIntegration',
+	'externalIntegrationAllowCreate',
+	'sendNotification',
+] as const;
 
 const created: AttributeSpec = { kind: 'dateTime', description: 'When the record was created (UTC)' };
 const updated: AttributeSpec = { kind: 'dateTime', description: 'When the record was last changed (UTC)' };
@@ -450,11 +486,11 @@ export const RESOURCE_TYPES = {
 			businessPhone: { kind: 'string', writable: true, description: 'Business phone number in international format' },
 			maritalStatus: {
 				kind: 'enum',
-				values: ['Single', 'Married', 'DeFacto', 'Separated', 'Divorced', 'Widowed'],
+				values: MARITAL_STATUSES,
 				writable: true,
 				description: 'Marital status',
 			},
-			gender: { kind: 'enum', values: ['Male', 'Female', 'Undisclosed'], writable: true, description: 'Gender' },
+			gender: { kind: 'enum', values: GENDERS, writable: true, description: 'Gender' },
 			hasMarketingConsent: { kind: 'boolean', writable: true, description: 'Whether the contact agreed to receive marketing' },
 			dateOfBirth: { kind: 'date', writable: true, description: 'Date of birth' },
 			isPrimary: { kind: 'boolean', writable: true, description: 'Whether this is the primary contact of the contact group' },
@@ -510,6 +546,16 @@ export const RESOURCE_TYPES = {
 			customStatusName: { kind: 'string', description: "Name of the organisation's own status for the lead" },
 			dealStatus: { kind: 'enum', values: DEAL_STATUSES, ordered: true, description: 'Pipeline status of the lead' },
 			...LEAD_WRITE_ATTRIBUTES,
+		},
+		relationships: {},
+	},
+	// A fact find (structured lead): its ID is the ID of the deal it became, as a lead's.
+	'structured-leads': {
+		label: 'fact find',
+		attributes: {
+			customStatusName: { kind: 'string', description: "Name of the organisation's own status for the lead" },
+			dealStatus: { kind: 'enum', values: DEAL_STATUSES, ordered: true, description: 'Pipeline status of the lead' },
+			...Object.fromEntries(FACT_FIND_LEAD_PARTS.map((name) => [name, LEAD_WRITE_ATTRIBUTES[name]])),
 		},
 		relationships: {},
 	},

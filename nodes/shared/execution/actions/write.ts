@@ -17,6 +17,8 @@ import type { Picked } from '../../input/values';
 import { checkValue, locatorValue } from '../../input/values';
 import type { ActingAdviser } from '../adviser';
 import { readActingAdviser } from '../adviser';
+import type { ItemFactFind } from '../factFind';
+import { lookUpNamedTypes, readFactFind, withDealContacts } from '../factFind';
 import { lookUp } from '../lookups';
 import type { ActionContext, ActionResult, PreparedItem, WriteValues } from './common';
 import { resolvePath } from './common';
@@ -51,6 +53,8 @@ interface WriteInput {
 	search?: Search;
 	/** The adviser the item's requests act as (Allocate To, Request Options → User ID, the credential's). */
 	adviser: ActingAdviser;
+	/** Fact Find → Create: the fact find, checked (its lists are in `values` already). */
+	factFind?: ItemFactFind;
 }
 
 /**
@@ -71,6 +75,9 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
 		ifExists = text as IfExists;
 	}
 	const values: WriteValues = { attributes: {}, relationships: {} };
+	// A fact find's lists first, as the editor shows them: every entry checked before any field.
+	const factFind = operation.factFindInput === undefined ? undefined : readFactFind(context, operation.factFindInput, itemIndex);
+	for (const [list, entries] of Object.entries(factFind?.attributes ?? {})) if (entries.length > 0) values.attributes[list] = entries;
 	const picks: Pick[] = [];
 	const inCollection = (field: Operation['fields'][number]) => !field.required && !field.featured;
 	const collection = operation.collection === undefined || !operation.fields.some(inCollection) ? {} : (context.getNodeParameter(operation.collection.name, itemIndex, {}) as IDataObject);
@@ -106,7 +113,7 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
 	}
 	const adviser = readActingAdviser(context, itemIndex, operation.allocation);
 	const search = operation.ifAlreadyExists === undefined ? undefined : searchFor(operation, values, ifExists);
-	return { path, recordKey, ids, values, picks, ifExists, adviser, ...(search === undefined ? {} : { search }) };
+	return { path, recordKey, ids, values, picks, ifExists, adviser, ...(search === undefined ? {} : { search }), ...(factFind === undefined ? {} : { factFind }) };
 }
 
 /**
@@ -136,7 +143,7 @@ async function sendPicks(context: ActionContext, picks: readonly Pick[], values:
  * a create's match when it looks first).
  */
 export function prepare(context: ActionContext, operation: Operation, itemIndex: number): PreparedItem {
-	const { path, recordKey, ids, values, picks, ifExists, search, adviser } = readWrite(context, operation, itemIndex);
+	const { path, recordKey, ids, values, picks, ifExists, search, adviser, factFind } = readWrite(context, operation, itemIndex);
 	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length + picks.length;
 	if (fieldCount === 0 && operation.collection !== undefined) {
 		throw operationError(context.getNode(), 'nothingToWrite', { collection: operation.collection.label }, { itemIndex });
@@ -148,14 +155,29 @@ export function prepare(context: ActionContext, operation: Operation, itemIndex:
 		run: async () => {
 			// The item's adviser first: its search and its write act as it (a lead: Allocate To).
 			const userId = await adviser.userId();
+			// A fact find's record, created or found, lists the deal's contacts by the fact find's names.
+			const finish = async (records: ActionResult): Promise<ActionResult> =>
+				factFind === undefined ? records : await Promise.all(records.map(async (record) => await withDealContacts(context, record, factFind.people, itemIndex, userId)));
 			if (search !== undefined) {
 				const existing = await lookFirst.call(context, operation, search, ifExists, itemIndex, userId);
-				if (existing !== undefined) return withIdAlias(operation, [existing]);
+				if (existing !== undefined) return await finish(withIdAlias(operation, [existing]));
 			}
 			const sent = await sendPicks(context, picks, values, itemIndex, adviser);
+			if (factFind !== undefined) await lookUpNamedTypes(context, factFind, itemIndex, await adviser.nodeUserId());
 			const body = buildResourceDocument({ type: operation.type, id, ...sent });
 			const explain = {
-				rejectedWrite: { fields: operation.fields.map((field) => field.hint), relationships: sent.relationships },
+				rejectedWrite: {
+					fields: operation.fields.map((field) => field.hint),
+					relationships: sent.relationships,
+					...(factFind === undefined
+						? {}
+						: {
+								entryAt: (pointer: string) => {
+									const where = factFind.describe(pointer);
+									return where === undefined ? undefined : factFind.parameterAt(where);
+								},
+							}),
+				},
 				...(adviser.from === undefined ? {} : { userIdFrom: adviser.from }),
 			};
 			const response = await apiRequest.call(context, { method: HTTP_METHOD[operation.shape], path, body, itemIndex, userId, explain });
@@ -164,7 +186,7 @@ export function prepare(context: ActionContext, operation: Operation, itemIndex:
 			if (document !== undefined && primaryResources(document).length > 0) written = flatten(document);
 			// 204, or a 201 without a body: the service accepted exactly what was sent.
 			else written = [{ id: id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1] ?? null, type: operation.type, ...sent.attributes }];
-			return withIdAlias(operation, ifExists === 'createAnother' ? written : written.map(createdOutcome));
+			return await finish(withIdAlias(operation, ifExists === 'createAnother' ? written : written.map(createdOutcome)));
 		},
 	};
 }

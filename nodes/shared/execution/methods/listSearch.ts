@@ -13,6 +13,8 @@ import { LIST_SEARCH_RATE_LIMIT_WAIT_SECONDS } from '../../requests/policy';
 import { runContextOf } from '../../requests/runContext';
 import { apiRequest } from '../../requests/transport';
 import { MAX_ID, locatorValue } from '../../input/values';
+import { invalidParameter } from '../../errors/factory';
+import { MAX_PAGE_SIZE } from '../../paging/pagination';
 import type { SearchableList } from '../lists';
 import { LISTS, listRecords, plainApostrophes } from '../lists';
 
@@ -129,5 +131,68 @@ export async function searchReferrers(this: ILoadOptionsFunctions, filter?: stri
 	return await searchList(this, LISTS.searchReferrers, filter, paginationToken);
 }
 
+export async function searchIncomeTypes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchIncomeTypes, filter, paginationToken);
+}
+
+export async function searchAssetTypes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchAssetTypes, filter, paginationToken);
+}
+
+export async function searchAssetSubTypes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchAssetSubTypes, filter, paginationToken);
+}
+
+export async function searchLiabilityTypes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchLiabilityTypes, filter, paginationToken);
+}
+
+/**
+ * The sub-types of the Liability Type chosen in the same entry (`GET /liability-types/{id}/liabilitySubTypes`,
+ * the only list of them the description has): one request for the type's sub-types (a related
+ * collection, which takes no filter), narrowed to the words typed here.
+ */
+export async function searchLiabilitySubTypes(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const chosen = locatorValue(this.getCurrentNodeParameter('&liabilityTypeId'));
+	const typeId = typeof chosen === 'number' ? String(chosen) : typeof chosen === 'string' ? chosen.trim() : '';
+	if (!/^\d+$/.test(typeId)) {
+		throw invalidParameter(this.getNode(), 'Liability Sub-Type', 'lists the sub-types of the Liability Type: choose the Liability Type first (From List or By ID)');
+	}
+	const list = LISTS.searchLiabilitySubTypes;
+	const response = await apiRequest.call(this, {
+		method: 'GET',
+		path: list.path.replace('{liabilityTypeId}', typeId),
+		query: { pageSize: MAX_PAGE_SIZE },
+		userId: userIdOf(this),
+	});
+	const words = plainApostrophes(filter ?? '').toLowerCase().split(/\s+/).filter((word) => word !== '');
+	const results = listRecords(response.body ?? {})
+		.map((record) => ({ name: list.label(record), value: list.value(record) }))
+		.filter((entry) => words.every((word) => entry.name.toLowerCase().includes(word)));
+	return { results };
+}
+
+export async function searchExpenseTypes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchExpenseTypes, filter, paginationToken);
+}
+
+export async function searchPropertyTypes(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchList(this, LISTS.searchPropertyTypes, filter, paginationToken);
+}
+
 /** `methods.listSearch` of every action node. */
-export const listSearch = { searchDeals, searchContacts, searchAdvisers, searchAdviserFamilies, searchEnquirySources, searchReferrers } satisfies Record<ListSearchMethod, unknown>;
+export const listSearch = {
+	searchDeals,
+	searchContacts,
+	searchAdvisers,
+	searchAdviserFamilies,
+	searchEnquirySources,
+	searchReferrers,
+	searchIncomeTypes,
+	searchAssetTypes,
+	searchAssetSubTypes,
+	searchLiabilityTypes,
+	searchLiabilitySubTypes,
+	searchExpenseTypes,
+	searchPropertyTypes,
+} satisfies Record<ListSearchMethod, unknown>;
