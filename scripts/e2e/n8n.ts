@@ -385,6 +385,12 @@ export { CommandError, log };
 export const DEV_OWNER = { email: 'dev@loan-crm.local', firstName: 'Loan CRM', lastName: 'Developer', password: 'LoanCrm-dev-1' };
 
 /** A logged-in client of n8n's internal REST API (what the editor uses), for the few calls needed. */
+/** A workflow's executions, newest first (at most 100), as the REST API of the n8n at `rest` lists them. */
+export async function executionsOf(rest: N8nRest, workflowId: string): Promise<Array<{ id: string; status?: string }>> {
+	const list = await rest.request('GET', `/executions?limit=100&filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	return (list.json as { data?: { results?: Array<{ id: string; status?: string }> } } | undefined)?.data?.results ?? [];
+}
+
 export class N8nRest {
 	private cookie = '';
 	private readonly browserId = randomBytes(16).toString('hex');

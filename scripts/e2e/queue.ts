@@ -22,7 +22,7 @@ import type { Server } from 'http';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import type { IConnections, IDataObject, INode, IRunExecutionData } from 'n8n-workflow';
+import type { IConnections, IDataObject, IRunExecutionData } from 'n8n-workflow';
 
 import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
@@ -30,12 +30,13 @@ import { sandboxCredential } from '../../harness/sandbox-credential';
 import { contractCases } from './cases';
 import type { N8nVersion } from './install';
 import { ensureN8n } from './install';
-import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, freePort, installPackage, legTarball, startSink } from './n8n';
+import { N8nInstance, N8nRest, REPO_ROOT, buildAndPack, executionsOf, freePort, installPackage, legTarball, startSink } from './n8n';
 import type { Services } from './services';
 import { DEBIAN_PACKAGES, ensureServicePackages, startServices } from './services';
 import { Timings, installInterruptHandler, log, onInterrupt, tail, waitFor } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
-import { CREDENTIAL_ID, PACED_BULK_ITEMS, TRIGGER_FILTER, operationsWorkflow, pacedBulkWorkflow, tokenWorkflow, triggerWorkflow } from './workflows';
+import { CREDENTIAL_ID, PACED_BULK_ITEMS, TRIGGER_FILTER, operationsWorkflow, pacedBulkWorkflow, tokenWorkflow, triggerWorkflow, webhookNode } from './workflows';
+import { CheckLog } from './check-helpers';
 import { WEBHOOK_TRIGGER_WORKFLOW_ID, checkWebhookTriggerQueue, webhookTriggerScenario } from './webhook-trigger';
 
 export const WORKER_COUNT = 2;
@@ -100,34 +101,19 @@ export function queueEnvironment(services: Services, encryptionKey: string): Rec
 	};
 }
 
-interface Check {
-	name: string;
-	problems: string[];
-	context?: string;
-}
-
-const checks: Check[] = [];
+const checks = new CheckLog();
+const { record } = checks;
 const timings = new Timings();
-
-function record(name: string, problems: string[], context?: string): void {
-	checks.push({ name, problems, context });
-	console.log(`  ${problems.length === 0 ? 'PASS' : 'FAIL'}    ${name}`);
-	for (const problem of problems) console.log(`          - ${problem}`);
-}
 
 /** The workflow with its Manual Trigger replaced by a production webhook (POST /webhook/<path>). */
 function viaWebhook(workflow: WorkflowFile, path: string, respond: 'onReceived' | 'lastNode'): WorkflowFile {
 	const manual = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 	if (!manual) throw new Error(`workflow ${workflow.id} has no Manual Trigger`);
-	const webhook: INode = {
+	const webhook = webhookNode(path, randomUUID(), {
 		id: `webhook-${path}`,
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
 		position: manual.position,
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: respond, ...(respond === 'lastNode' ? { responseData: 'firstEntryJson' } : {}), options: {} },
-	};
+		parameters: { responseMode: respond, ...(respond === 'lastNode' ? { responseData: 'firstEntryJson' } : {}) },
+	});
 	const connections: IConnections = { ...workflow.connections, Webhook: workflow.connections[manual.name] };
 	delete connections[manual.name];
 	return { ...workflow, id: `${workflow.id.slice(0, 13)}Que`, name: `${workflow.name} (webhook, queue mode)`, nodes: workflow.nodes.map((node) => (node === manual ? webhook : node)), connections };
@@ -152,11 +138,6 @@ interface StoredExecution {
 	data?: IRunExecutionData;
 }
 
-/** A workflow's executions, newest first, as the main's REST API lists them. */
-async function executionsOf(rest: N8nRest, workflowId: string): Promise<Array<{ id: string; status?: string }>> {
-	const list = await rest.request('GET', `/executions?limit=100&filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
-	return (list.json as { data?: { results?: Array<{ id: string; status?: string }> } } | undefined)?.data?.results ?? [];
-}
 
 /** The newest finished execution of a workflow, read back through the main's REST API. */
 async function finishedExecution(rest: N8nRest, flatted: { parse: (text: string) => unknown }, workflowId: string, timeoutMs: number): Promise<StoredExecution | undefined> {
@@ -390,7 +371,7 @@ export async function runQueueLeg(version: N8nVersion): Promise<number> {
 		await services.stop();
 		await sandbox.close();
 		sink.server.close();
-		if (checks.some((check) => check.problems.length > 0)) keep = true;
+		if (checks.failures > 0) keep = true;
 		if (keep) {
 			for (const [index, instance] of processes.entries()) writeFileSync(join(instance.userFolder, index === 0 ? 'n8n-main.log' : `n8n-worker-${index}.log`), instance.serverOutput);
 			log(`kept ${processes.map((instance) => instance.userFolder).join(', ')} (with the process logs) for inspection`);
@@ -399,20 +380,7 @@ export async function runQueueLeg(version: N8nVersion): Promise<number> {
 		rmSync(workDir, { recursive: true, force: true });
 		timings.print('Timings');
 	}
-	const failedChecks = checks.filter((check) => check.problems.length > 0);
-	if (failedChecks.length > 0) {
-		console.log(`\nFAILED: ${failedChecks.length} of ${checks.length} checks`);
-		for (const check of failedChecks) {
-			console.log(`\n✗ ${check.name}`);
-			for (const problem of check.problems) console.log(`    - ${problem}`);
-			if (check.context) console.log(check.context.replace(/^/gm, '    | '));
-		}
-		console.log(`\n${checks.length - failedChecks.length} passed, ${failedChecks.length} failed`);
-		return 1;
-	}
-	console.log(`\n${checks.length} checks passed in the real n8n ${version}, queue mode.`);
-	console.log(`${checks.length} passed, 0 failed`);
-	return 0;
+	return checks.summary(`the real n8n ${version}, queue mode`);
 }
 
 /**

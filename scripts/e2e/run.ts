@@ -37,7 +37,7 @@ import type { LoggedRequest, Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import type { ExpectedRequest, OperationCase } from './cases';
 import { contractCases, errorCases } from './cases';
-import { isPollRead, nodeItems, same } from './check-helpers';
+import { CheckLog, isPollRead, nodeItems, same } from './check-helpers';
 import { EXAMPLES_DIR, exampleFiles, validateExamples } from './examples';
 import type { N8nVersion } from './install';
 import { N8N_VERSIONS, ensureN8n } from './install';
@@ -71,33 +71,8 @@ import { loadPackageSource } from '../../harness/package-source';
 
 const timings = new Timings();
 
-interface CheckResult {
-	name: string;
-	problems: string[];
-	/** Shown with a failure: what n8n printed, the node's items, … */
-	context?: string;
-	/** Listed in known-issues.ts: the reason. */
-	known?: string;
-}
-
-const results: CheckResult[] = [];
-const STRICT = Boolean(process.env.LOAN_CRM_E2E_STRICT);
-
-function record(name: string, problems: string[], context?: string): void {
-	const known = knownIssue(name);
-	results.push({ name, problems, context, known });
-	const verdict = problems.length === 0 ? (known ? 'FIXED?' : 'PASS') : known ? 'KNOWN' : 'FAIL';
-	console.log(`  ${verdict.padEnd(6)}  ${name}`);
-	for (const problem of problems) console.log(`          - ${problem}`);
-	if (known && problems.length > 0) console.log(`          (known issue: ${known})`);
-	if (known && problems.length === 0) console.log('          listed in scripts/e2e/known-issues.ts but passes now: remove it from the list');
-}
-
-/** A result that fails the run. */
-function isFailure(result: CheckResult): boolean {
-	if (result.known) return STRICT ? result.problems.length > 0 : result.problems.length === 0;
-	return result.problems.length > 0;
-}
+const checks = new CheckLog(knownIssue, Boolean(process.env.LOAN_CRM_E2E_STRICT));
+const { record } = checks;
 
 function pathMatches(expected: string | RegExp, actual: string): boolean {
 	return typeof expected === 'string' ? expected === actual : expected.test(actual);
@@ -131,7 +106,7 @@ function checkOperations(
 	label: string,
 	expectedTokenRequests: number,
 ): void {
-	const failuresBefore = results.filter(isFailure).length;
+	const failuresBefore = checks.failures;
 	const log = sandbox.apiRequests();
 	const claimed = new Set<number>();
 	const positions: Array<{ key: string; index: number }> = [];
@@ -180,7 +155,7 @@ function checkOperations(
 		`${label}: ${expectedTokenRequests === 1 ? 'one token for the whole execution' : 'the stored token is used'}`,
 		tokenRequests.length === expectedTokenRequests ? [] : [`${tokenRequests.length} token requests, expected ${expectedTokenRequests}`],
 	);
-	if (results.filter(isFailure).length > failuresBefore) {
+	if (checks.failures > failuresBefore) {
 		console.log(`\n  n8n execute output (excerpt):\n${tail(output, 40).replace(/^/gm, '    ')}`);
 	}
 }
@@ -495,7 +470,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		instant?.sink.close();
 		factFind?.sink.close();
 		contactSink.server.close();
-		if (results.some(isFailure)) keep = true;
+		if (checks.failures > 0) keep = true;
 		if (keep) log(`kept ${n8n.userFolder} and ${workDir} for inspection`);
 		else {
 			n8n.remove();
@@ -506,30 +481,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		timings.print('Timings');
 	}
 
-	const failed = results.filter(isFailure);
-	const known = results.filter((result) => result.known && result.problems.length > 0 && !STRICT);
-	if (known.length > 0) {
-		console.log(`\nKNOWN ISSUES (${known.length}; listed in scripts/e2e/known-issues.ts, not failing the run; LOAN_CRM_E2E_STRICT=1 fails them):`);
-		for (const result of known) {
-			console.log(`\n! ${result.name}\n    reason: ${result.known}`);
-			for (const problem of result.problems) console.log(`    - ${problem}`);
-		}
-	}
-	if (failed.length > 0) {
-		console.log(`\nFAILED: ${failed.length} of ${results.length} checks`);
-		for (const result of failed) {
-			console.log(`\n✗ ${result.name}`);
-			if (result.known && result.problems.length === 0) console.log('    - listed in scripts/e2e/known-issues.ts but passes: remove the entry');
-			for (const problem of result.problems) console.log(`    - ${problem}`);
-			if (result.context) console.log(result.context.replace(/^/gm, '    | '));
-		}
-		console.log(`\n${results.length - failed.length} passed, ${failed.length} failed`);
-		return 1;
-	}
-	const passed = results.length - known.length;
-	console.log(`\n${passed} checks passed in the real n8n ${N8N_VERSION}${known.length ? `, ${known.length} known issue(s)` : ''}.`);
-	console.log(`${passed} passed, 0 failed${known.length ? `, ${known.length} skipped` : ''}`);
-	return 0;
+	return checks.summary(`the real n8n ${N8N_VERSION}`);
 }
 
 /**

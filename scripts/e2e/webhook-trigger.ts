@@ -24,7 +24,7 @@ import type { Sandbox, WebhookSubscription } from '../../sandbox';
 import { adaptExample, LOAN_CRM_WEBHOOK_TRIGGER_TYPE } from './examples';
 import { N8N_VERSION } from './install';
 import type { N8nInstance, N8nRest } from './n8n';
-import { startSink } from './n8n';
+import { executionsOf, startSink } from './n8n';
 import { log, sleep, waitFor } from './util';
 import type { CredentialRef, WorkflowFile } from './workflows';
 import { connect, reportNode, workflowFile } from './workflows';
@@ -67,11 +67,6 @@ function productionUrl(port: number, scenario: WebhookTriggerScenario): string {
 	return `http://127.0.0.1:${port}/webhook/${scenario.webhookId}/notify`;
 }
 
-/** A workflow's executions as the REST API lists them (newest first). */
-async function executionsOf(rest: N8nRest, workflowId: string): Promise<Array<{ id: string; status?: string }>> {
-	const list = await rest.request('GET', `/executions?limit=100&filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
-	return (list.json as { data?: { results?: Array<{ id: string; status?: string }> } } | undefined)?.data?.results ?? [];
-}
 
 /**
  * A deal the sandbox moves to PendingSettlement (notified: the trigger then knows it), ready to
