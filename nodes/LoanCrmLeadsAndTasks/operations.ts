@@ -45,6 +45,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 			type: 'deal-external-references',
 			filterBy: { externalReference: 'externalReference', externalIntegration: 'integration.name' },
 			record: 'deal',
+			recordType: 'deals',
 		},
 		idAlias: 'dealId',
 		agentFields: ['firstName', 'lastName', 'email', 'mobile', 'title', 'preferredName', 'dateOfBirth', 'hasMarketingConsent', 'noteTitle', 'noteDetails'],

@@ -32,10 +32,13 @@ beforeEach(() => {
 	env.sandbox.data.reset();
 });
 
+/** Contact → Create as a new node has it (version 1.2): its key fields on top. */
 const createContacts = (tag: string) => ({
 	resource: 'contact',
 	operation: 'create',
-	additionalFields: { firstName: `={{ "${tag} " + $json.n }}`, lastName: 'Bulk', email: `={{ "${tag}" + $json.n + "@example.com" }}` },
+	firstName: `={{ "${tag} " + $json.n }}`,
+	lastName: 'Bulk',
+	email: `={{ "${tag}" + $json.n + "@example.com" }}`,
 });
 const inputOf = (count: number) => Array.from({ length: count }, (_, n) => ({ n }));
 
@@ -198,7 +201,7 @@ describe('When Rate Limited', () => {
 		const result = await env.run('loanCrmContacts', { ...createContacts('Hasty'), requestOptions: { rateLimitWaitMinutes: 0.1 } }, { input: inputOf(40) });
 		expect(result.error?.message).toBe('Loan CRM rate limit: the wait is longer than When Rate Limited allows');
 		expect(result.error?.description).toMatch(
-			/^The rate-limit budget \(\d+ of 100 tokens left, refilled over 5 minutes\) covers this request in \d+ seconds\. This node waits at most 0\.1 minute\(s\) \("Request Options → When Rate Limited, Wait Up To \(Minutes\)"\)\. Nothing more was sent for it\./,
+			/^The rate-limit budget \(\d+ of 100 tokens left, refilled over 5 minutes\) covers this request in \d+ seconds\. This node waits at most 0\.1 minute\(s\) \("Request Options → Rate Limit Wait \(Minutes\)"\)\. Nothing more was sent for it\./,
 		);
 		const posts = env.sandbox.apiRequests().filter((request) => request.method === 'POST');
 		expect(posts.length).toBeGreaterThanOrEqual(16);

@@ -12,7 +12,7 @@ import {
 	DEFAULT_REQUESTS_IN_PARALLEL,
 	MAX_RATE_LIMIT_WAIT_MINUTES,
 	MAX_REQUESTS_IN_PARALLEL,
-	RATE_LIMIT_WAIT_LABEL,
+	rateLimitWaitLabel,
 	RATE_LIMIT_WAIT_OPTION,
 } from '../requests/policy';
 import type { RunContext } from '../requests/runContext';
@@ -61,7 +61,7 @@ function rateLimitWaitMinutes(node: INode, value: unknown, label: string): numbe
  */
 export function applyRequestOptions(context: IExecuteFunctions): RunContext {
 	const options = context.getNodeParameter('requestOptions', 0, {}) as Record<string, unknown>;
-	const label = `Request Options → ${RATE_LIMIT_WAIT_LABEL}`;
+	const label = `Request Options → ${rateLimitWaitLabel(context.getNode())}`;
 	const parallel = requestsInParallel(context.getNode(), options.requestsInParallel);
 	const minutes = rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label);
 	const run = runContextOf(context);
@@ -72,7 +72,7 @@ export function applyRequestOptions(context: IExecuteFunctions): RunContext {
 
 /** The triggers' Options → When Rate Limited, applied to the poll. */
 export function applyPollRateLimitWait(context: IPollFunctions, options: Record<string, unknown>): void {
-	const label = `Options → ${RATE_LIMIT_WAIT_LABEL}`;
+	const label = `Options → ${rateLimitWaitLabel(context.getNode())}`;
 	setRateLimitWait(runContextOf(context), rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
 }
 

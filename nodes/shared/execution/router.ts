@@ -15,6 +15,7 @@ import { operationError, stoppingError } from '../errors/factory';
 import type { ActionResult, PreparedItem } from './actions';
 import { prepareItem } from './actions';
 import type { Operation } from '../operation/operation';
+import { operationAt } from '../operation/operation';
 import type { CustomRequestSpec } from '../service/catalogue';
 import { CUSTOM_REQUEST, N8N_CUSTOM_API_CALL } from '../service/catalogue';
 import { forEachIndex } from '../requests/parallel';
@@ -56,10 +57,12 @@ export async function route(
 	if (operation === N8N_CUSTOM_API_CALL) throw operationError(this.getNode(), 'customApiCall', undefined);
 	// Every action node lists Custom Request after its own operations.
 	const entries: ReadonlyArray<Operation | CustomRequestSpec> = [...operations, CUSTOM_REQUEST];
-	const spec = entries.find((entry) => entry.resource === resource && entry.operation === operation);
-	if (spec === undefined) {
+	const found = entries.find((entry) => entry.resource === resource && entry.operation === operation);
+	if (found === undefined) {
 		throw operationError(this.getNode(), 'unknownOperation', { resource, operation });
 	}
+	// The operation as this node's version has it: where its parameters are, how they are labelled.
+	const spec = found.shape === 'custom' ? found : operationAt(found, this.getNode().typeVersion);
 	// Request Options' node settings, read once for the run, before any request.
 	const run = applyRequestOptions(this);
 	const continueOnFail = this.continueOnFail();

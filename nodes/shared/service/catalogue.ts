@@ -6,6 +6,7 @@
 import type { IDisplayOptions } from 'n8n-workflow';
 
 import type { RelationshipSpec, ResourceTypeName } from './schema';
+import type { EarlierForms } from './versions';
 
 /** The handful of request shapes the service's endpoints come in. */
 export type Shape = 'getMany' | 'getRelatedMany' | 'get' | 'getById' | 'create' | 'update' | 'delete';
@@ -59,7 +60,14 @@ export interface OperationSpec {
 	idAlias?: string;
 	/** Writes as a version 1.1 tool: the fields the model fills (default: every write field). */
 	agentFields?: readonly string[];
+	/**
+	 * What the row was before a version changed it, by that version's key: nodes of older versions
+	 * (saved workflows) keep it. `{ v1_2: { featured: [] } }`: before 1.2 no field had its own
+	 * parameter. The row itself is the newest version's, so a new row has the newest behaviour.
+	 */
+	before?: EarlierForms<Pick<OperationSpec, 'featured'>>;
 }
+
 
 /**
  * If Already Exists through another collection: the records that identify the one to return (a
@@ -75,6 +83,8 @@ export interface MatchLookup {
 	filterBy: Record<string, string>;
 	/** The to-one relationship of the searched type that is the existing record, included in the search. */
 	record: string;
+	/** The resource type of that record (a lead's: the deal it became). */
+	recordType: ResourceTypeName;
 }
 
 /**
@@ -133,6 +143,8 @@ export const IF_EXISTS_DEFAULT: IfExists = 'createAnother';
  */
 export const OUTCOME_FIELD = 'outcome';
 export const MATCH_COUNT_FIELD = 'matchCount';
+/** From node version 1.2, on an item that could not look first (a match field empty): which, in words. */
+export const NOT_SEARCHED_FIELD = 'notSearched';
 
 export const HTTP_METHOD = {
 	getMany: 'GET',

@@ -9,7 +9,7 @@ import type { INodeExecutionData, INodeTypeDescription, IPollFunctions } from 'n
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { readmeSection } from '../description/documentation';
-import { NODE_VERSIONS } from '../operation/versions';
+import { NODE_VERSIONS } from '../service/versions';
 import { CREDENTIAL_TYPE } from '../requests/runContext';
 import { triggerProperties } from './events';
 import { pollTrigger } from './poll';
@@ -46,7 +46,7 @@ export function triggerNodeBase(spec: TriggerTypeSpec): Omit<INodeTypeDescriptio
 		...(spec.legacy === true ? { hidden: true } : {}),
 		group: ['trigger'],
 		// No defaultVersion: the editor gives new nodes the last version; saved ones keep theirs.
-		version: spec.legacy === true ? 1 : NODE_VERSIONS,
+		version: spec.legacy === true ? 1 : [...NODE_VERSIONS],
 		description: spec.description,
 		documentationUrl: readmeSection('loan-crm-deals-and-contacts-triggers'),
 		defaults: { name: displayName },
