@@ -105,7 +105,10 @@ export const CUSTOM_REQUEST: CustomRequestSpec = {
 	action: 'Send a custom request',
 	description: 'Send a request to any Loan CRM endpoint below /jsonapi, with this node\'s token handling, paging, errors and safe retries',
 	shape: 'custom',
-	resourceDescription: 'Any Loan CRM endpoint below /jsonapi (lookups, lead capture, notes, …), for what the other resources do not cover',
+	// The one custom entry of the lists (n8n's own Custom API Call is not added: actionNode.ts), so it
+	// says what it is for and where the other route is.
+	resourceDescription:
+		"Any other Loan CRM endpoint below /jsonapi (lookups, advisers, more lead fields, …), sent by this node: paged, its errors explained, a write sent once. For a raw call, n8n's HTTP Request node takes this credential too",
 };
 
 /** An entry of a node's operation list: one of its operations, or Custom Request. */
