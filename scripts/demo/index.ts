@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: three example workflows run through n8n-core's real engine (the engine harness in
+ * `npm run demo`: four example workflows run through n8n-core's real engine (the engine harness in
  * harness/) against the embedded sandbox, their output printed as tables. No credentials, no
  * internet, nothing beyond `npm ci`.
  *
