@@ -260,7 +260,7 @@ function readSimplify(spec: Operation, version: NodeVersion): INodeProperties | 
 /**
  * From version 1.2, a create whose existing record is found through another type (a lead, found as
  * the deal it became): Simplify gives the created and the found record the same columns
- * (execution/actions/createShape.ts), off the record as the service sent it.
+ * (execution/actions/write.ts `createShape`), off the record as the service sent it.
  */
 function createSimplify(spec: Operation, version: NodeVersion): INodeProperties | undefined {
 	if (version < SINCE.oneCreateShape || spec.matchLookup === undefined) return undefined;

@@ -212,7 +212,7 @@ function argumentsLines(spec: Operation): string[] {
 	return lines;
 }
 
-/** The description a version 1.1 tool reads for one operation: its arguments, what comes back. */
+/** The description a tool of version 1.1 or later reads for one operation (`spec`: its form there): its arguments, what comes back. */
 export function toolDescriptionOf(spec: Operation): string {
 	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
 	const lines = [`${spec.action} in Loan CRM: ${sentence(lowerFirst(spec.agentDescription ?? spec.description))}`];
