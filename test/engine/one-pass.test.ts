@@ -141,8 +141,10 @@ describe('each item is read once', () => {
 			expect(result.error).toBeUndefined();
 		});
 		const lists = ['people', 'addresses', 'employments', 'incomes', 'assets', 'liabilities', 'expenses'];
-		// In the order an error names them: If Already Exists, the fact find, the lead's own parts (the collection read first), the adviser.
-		const parameters = ['ifAlreadyExists', 'mode', ...lists, 'additionalFields', 'externalReference', 'externalIntegration', 'allocateTo', 'requestOptions'];
+		// In the order an error names them: If Already Exists, the fact find, the lead's own parts (the
+		// collection read first), the adviser; then Simplify, which shapes the item (node version 1.2: one
+		// shape created or found).
+		const parameters = ['ifAlreadyExists', 'mode', ...lists, 'additionalFields', 'externalReference', 'externalIntegration', 'allocateTo', 'requestOptions', 'simplify'];
 		expect(itemReads(reads)).toEqual(Object.fromEntries([0, 1].flatMap((item) => parameters.map((name) => [`${name}@${item}`, 1]))));
 		expect(namesByItem(reads, 2)[0]).toEqual(parameters);
 	});
