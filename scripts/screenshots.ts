@@ -1,7 +1,7 @@
 /**
  * README screenshots of the nodes in the real n8n editor, taken with headless Chromium, and a browser
- * check of what issue 35 asks of the editor (scripts/editor/checks.ts). Not part of `npm test` or CI,
- * and adds no dependency: playwright-core and Chromium are installed by hand, outside the repo.
+ * check of what issues 35 and 41 ask of the editor (scripts/editor/checks.ts). Not part of `npm test`
+ * or CI, and adds no dependency: playwright-core and Chromium are installed by hand, outside the repo.
  *
  *   apt-get install -y chromium                      # /usr/bin/chromium
  *   mkdir -p /tmp/shots && npm --prefix /tmp/shots install playwright-core
@@ -11,12 +11,15 @@
  *
  * Options: --url http://localhost:5678 (the editor `npm run dev` printed), --only 2,4 (some shots),
  * --check hints,sticky-notes (some checks: deals-trigger, contacts-trigger, if-already-exists, id-checks,
- * hints, sticky-notes).
+ * hints, sticky-notes, examples, lead-create, labels, custom-entries, contact-create, deal-note).
  *
  * --check drives the editor as a newcomer does: it adds the Deals and Contacts Triggers from the nodes
  * panel and fetches their test events, runs every create with If Already Exists twice, types IDs the
  * editor must refuse, opens every operation's node panel and every example workflow `npm run dev`
- * imported (their sticky notes must show their whole text). It takes about six minutes on two cores.
+ * imported (their nodes at the newest version, their sticky notes showing their whole text), runs Lead
+ * → Create twice and without a reference (one shape, the notice), reads labels, subtitles and the
+ * Resource lists as drawn, and Contact → Create's and Deal Note → Create's panels and output. It takes
+ * about six minutes on two cores (377 s at load 4-5).
  *
  * Shot 8 (the HTTP Request node as a Custom API Call) also prints what the node's Credential Type list
  * offers for "Loan", so the README's claim that it lists Loan CRM OAuth2 API is seen in the editor.
@@ -170,10 +173,32 @@ const WORKFLOWS = {
 			{
 				resource: 'contact',
 				operation: 'create',
+				email: 'aroha.ngata@example.com',
+				firstName: 'Aroha',
+				lastName: 'Ngata',
 				ifAlreadyExists: 'returnExisting',
-				additionalFields: { firstName: 'Aroha', lastName: 'Ngata', email: 'aroha.ngata@example.com', mobile: '+61412345678' },
+				additionalFields: { mobile: '+61412345678' },
 			},
 			'f2000000-0000-4000-8000-000000000001',
+		),
+	),
+	// A form whose submission ID did not arrive: Return Existing has nothing to look for.
+	leadWithoutReference: manualWorkflow(
+		'A lead without its external reference',
+		editorNode(
+			'Create lead',
+			'loanCrmLeadsAndTasks',
+			{
+				resource: 'lead',
+				operation: 'create',
+				firstName: 'Ruby',
+				lastName: "O'Connor",
+				email: 'ruby.oconnor@example.com',
+				externalIntegration: 'Website Form',
+				ifAlreadyExists: 'returnExisting',
+				additionalFields: { externalIntegrationAllowCreate: true },
+			},
+			'f3000000-0000-4000-8000-000000000001',
 		),
 	),
 };
@@ -298,6 +323,18 @@ async function takeShots(editor: Editor): Promise<void> {
 		await editor.outputTable();
 		await editor.settle(1000);
 		await shot(editor, '9-deals-trigger-output.png', [1000, 650]);
+	}
+	if (want(11)) {
+		// Lead → Create without an External Reference, run: the notice beside If Already Exists, and the
+		// item that says it was not searched.
+		await editor.openWorkflow(await editor.createWorkflow(WORKFLOWS.leadWithoutReference));
+		await editor.executeWorkflow();
+		await editor.openNode('Create lead');
+		await editor.outputTable();
+		await editor.scrollParameters(380);
+		await editor.settle(1000);
+		await shot(editor, '11-lead-create-not-searched.png', [1000, 820]);
+		await editor.closeNode();
 	}
 	// Last: widening the output panel is remembered by the editor for later node panels.
 	if (want(10)) {

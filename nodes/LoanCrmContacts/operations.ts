@@ -50,7 +50,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		shape: 'create',
 		path: '/contacts',
 		type: 'contacts',
+		// What a form maps every time, and what If Already Exists matches on, on top (from 1.2).
+		featured: ['email', 'firstName', 'lastName'],
 		matchExistingBy: ['email'],
+		// Saved nodes of versions 1 and 1.1 keep them under Additional Fields.
+		before: { v1_2: { featured: [] } },
 	},
 	{
 		resource: 'contactExternalReference',

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { actionNodeBase } from '../shared/description/actionNode';
+import { actionNodeBase, actionSubtitle } from '../shared/description/actionNode';
 import { ACTION_NODES_DOCUMENTATION } from '../shared/description/documentation';
 import { listSearch } from '../shared/execution/methods/listSearch';
 import { factFindNames } from '../shared/execution/methods/loadOptions';
@@ -17,7 +17,8 @@ export class LoanCrmLeadsAndTasks implements INodeType {
 		name: 'loanCrmLeadsAndTasks',
 		icon: { light: 'file:../../icons/loanCrm.svg', dark: 'file:../../icons/loanCrm.dark.svg' },
 		description: 'Create leads and fact finds, read leads and update tasks in Loan CRM',
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// From version 1.2 the operation in words ("Create deal note"); before, "create: dealNote".
+		subtitle: actionSubtitle(operations),
 		documentationUrl: ACTION_NODES_DOCUMENTATION,
 		// n8n adds this node's AI-agent tool copy as the node type loanCrmLeadsAndTasksTool (toolDescription.ts).
 		usableAsTool: true,

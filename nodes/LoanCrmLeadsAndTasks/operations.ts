@@ -1,4 +1,3 @@
-import { NEWEST_VERSION } from '../shared/operation/versions';
 import type { CatalogueDefaults, OperationSpec } from '../shared/service/catalogue';
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
@@ -50,6 +49,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 			type: 'deal-external-references',
 			filterBy: { externalReference: 'externalReference', externalIntegration: 'integration.name' },
 			record: 'deal',
+			recordType: 'deals',
 		},
 		idAlias: 'dealId',
 		agentFields: ['firstName', 'lastName', 'email', 'mobile', 'title', 'preferredName', 'dateOfBirth', 'hasMarketingConsent', 'noteTitle', 'noteDetails'],
@@ -72,8 +72,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		path: '/structured-leads',
 		type: 'structured-leads',
 		factFind: true,
-		// Until this operation is released, it exists from the newest version (it follows when one is added).
-		since: NEWEST_VERSION,
+		// Added after version 1.1 was out, with node version 1.2 (service/versions.ts SINCE.factFinds).
+		since: 'factFinds',
 		featured: ['externalReference', 'externalIntegration'],
 		// A form sent twice: the deal external reference the fact find created, found as Lead → Create finds a lead's.
 		matchExistingBy: ['externalReference', 'externalIntegration'],
@@ -82,6 +82,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 			type: 'deal-external-references',
 			filterBy: { externalReference: 'externalReference', externalIntegration: 'integration.name' },
 			record: 'deal',
+			recordType: 'deals',
 		},
 		idAlias: 'dealId',
 		agentFields: ['noteTitle', 'noteDetails'],

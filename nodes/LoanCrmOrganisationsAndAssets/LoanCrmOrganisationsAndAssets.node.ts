@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { actionNodeBase } from '../shared/description/actionNode';
+import { actionNodeBase, actionSubtitle } from '../shared/description/actionNode';
 import { ACTION_NODES_DOCUMENTATION } from '../shared/description/documentation';
 import { listSearch } from '../shared/execution/methods/listSearch';
 import { route } from '../shared/execution/router';
@@ -16,7 +16,8 @@ export class LoanCrmOrganisationsAndAssets implements INodeType {
 		name: 'loanCrmOrganisationsAndAssets',
 		icon: { light: 'file:../../icons/loanCrm.svg', dark: 'file:../../icons/loanCrm.dark.svg' },
 		description: 'Read the addresses of organisations and assets in Loan CRM',
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// From version 1.2 the operation in words ("Create deal note"); before, "create: dealNote".
+		subtitle: actionSubtitle(operations),
 		documentationUrl: ACTION_NODES_DOCUMENTATION,
 		// n8n adds this node's AI-agent tool copy as the node type loanCrmOrganisationsAndAssetsTool (toolDescription.ts).
 		usableAsTool: true,

@@ -13,7 +13,8 @@
  *
  * Tokens are rejected by the sandbox as the marked request arrives (`beforeHandle`), so the chain
  * needs no second execution. With `n8n start`: the editor's credential types list the credential
- * for the HTTP Request node, the node types carry n8n's Custom API Call option, and the credential
+ * for the HTTP Request node, the node types carry our Custom Request and not n8n's Custom API Call
+ * option (the action nodes state their defaultVersion, so n8n adds none), and the credential
  * list the editor loads at start answers with a token stored (n8n 1.x failed there before tokens
  * were stored with text times).
  */
@@ -249,8 +250,9 @@ function isOverride(request: LoggedRequest): boolean {
 /**
  * With `n8n start`: what the editor loads. `/types/credentials.json` lists the credential with an
  * `authenticate` key (the HTTP Request node's Predefined Credential Type list keeps only those) and
- * without the flags that hide it; `/types/nodes.json` carries n8n's Custom API Call option in the
- * action nodes' Resource lists; the credential list with data (loaded at the editor's start)
+ * without the flags that hide it; `/types/nodes.json` gives the action nodes' Resource lists Custom
+ * Request and not n8n's Custom API Call (our defaultVersion keeps n8n from adding it: one custom entry,
+ * which says what it is for); the credential list with data (loaded at the editor's start)
  * answers while a token is stored.
  */
 export async function checkCustomApiCallEditor(port: number, credential: CredentialRef, record: RecordCheck): Promise<void> {
@@ -274,14 +276,15 @@ export async function checkCustomApiCallEditor(port: number, credential: Credent
 	}
 	const nodes = await types('nodes.json');
 	for (const name of ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets']) {
-		// A node of several versions lists them all (version: [1, 1.1]); each has Custom Request.
+		// A node of several versions lists them all (version: [1, 1.1, 1.2]); each has Custom Request, and
+		// n8n's Custom API Call in none of its lists (Resource, every Operation).
 		const node = nodes.find((entry) => entry.name === `${PACKAGE}.${name}` && ([] as unknown[]).concat(entry.version).includes(1)) as { properties?: Array<{ name: string; options?: Array<{ value?: unknown }> }> } | undefined;
-		const resource = node?.properties?.find((property) => property.name === 'resource');
-		const values = resource?.options?.map((option) => option.value) ?? [];
-		if (!values.includes('__CUSTOM_API_CALL__')) problems.push(`${name}: no Custom API Call option in its Resource list`);
-		if (!values.includes('customRequest')) problems.push(`${name}: no Custom Request resource`);
+		const lists = node?.properties?.filter((property) => property.name === 'resource' || property.name === 'operation') ?? [];
+		const values = lists.flatMap((property) => property.options?.map((option) => option.value) ?? []);
+		if (values.includes('__CUSTOM_API_CALL__')) problems.push(`${name}: n8n's Custom API Call option is in its Resource or Operation list`);
+		if (!lists.find((property) => property.name === 'resource')?.options?.some((option) => option.value === 'customRequest')) problems.push(`${name}: no Custom Request resource`);
 	}
-	record("editor: the HTTP Request node's Predefined Credential Type list can offer Loan CRM OAuth2 API; n8n adds Custom API Call to the action nodes", problems);
+	record("editor: the HTTP Request node's Predefined Credential Type list can offer Loan CRM OAuth2 API; the action nodes list Custom Request, not n8n's Custom API Call", problems);
 
 	const list = await rest.request('GET', '/credentials?includeScopes=true&includeData=true');
 	const entry = ((list.json as { data?: Array<{ id: string; data?: IDataObject }> } | undefined)?.data ?? []).find((item) => item.id === credential.id);

@@ -72,8 +72,13 @@ export async function checkFactFindForm(port: number, sandbox: Sandbox, scenario
 	const reports = await postForms(port, sandbox, scenario, submissions, isFormRequest, problems);
 	if (reports === undefined) return problems;
 	const [first, second] = (reports as Array<{ factFind?: IDataObject }>).map((report) => report.factFind);
-	if (first?.outcome !== 'created' || first?.type !== 'structured-leads' || first?.dealId !== dealId) problems.push(`submission 1 reported ${JSON.stringify(first).slice(0, 400)}, expected a created fact find of deal ${dealId}`);
+	if (first?.outcome !== 'created' || first?.id !== dealId || first?.dealId !== dealId) problems.push(`submission 1 reported ${JSON.stringify(first).slice(0, 400)}, expected a created fact find of deal ${dealId}`);
 	if (second?.outcome !== 'found' || second?.dealId !== dealId) problems.push(`submission 2 reported ${JSON.stringify(second).slice(0, 400)}, expected deal ${dealId}, found`);
+	// The example's Fact Find → Create is at the newest version (1.2): Lead → Create's one shape, created or found, then the contacts.
+	const columns = (item?: IDataObject) => Object.keys(item ?? {}).join(',');
+	if (columns(first) !== columns(second) || columns(first) !== 'outcome,matchCount,id,dealId,customStatusName,dealStatus,contacts') {
+		problems.push(`the fact find's columns: created ${columns(first)}, found ${columns(second)}; expected outcome,matchCount,id,dealId,customStatusName,dealStatus,contacts both times`);
+	}
 	const contacts = (first?.contacts ?? []) as IDataObject[];
 	const people = contacts.map((contact) => [contact.entryName, contact.email]);
 	if (JSON.stringify(people) !== JSON.stringify([['Applicant 1', 'aroha.ngata@factfind.example.com'], ['Applicant 2', 'tama.ngata@factfind.example.com']])) {

@@ -72,7 +72,10 @@ export async function checkLeadRouting(port: number, sandbox: Sandbox, scenario:
 		if (attributes.sourceId !== area.source[0] || attributes.sourceCategoryId !== area.source[1]) {
 			problems.push(`${label}: sourceId ${String(attributes.sourceId)} and sourceCategoryId ${String(attributes.sourceCategoryId)}, expected ${area.source.join(' and ')}`);
 		}
-		if (lead?.type !== 'leads' || lead?.outcome !== 'created') problems.push(`${label}: reported ${JSON.stringify(lead).slice(0, 300)}, expected a created lead`);
+		// The example's Lead → Create is at the newest version (1.2): the one shape, created or found.
+		if (lead?.outcome !== 'created' || Object.keys(lead ?? {}).join(',') !== 'outcome,matchCount,id,dealId,customStatusName,dealStatus' || lead?.id !== lead?.dealId) {
+			problems.push(`${label}: reported ${JSON.stringify(lead).slice(0, 300)}, expected a created lead (outcome, matchCount, id, dealId, customStatusName, dealStatus)`);
+		}
 		const deal = typeof lead?.dealId === 'string' ? sandbox.data.get('deals', lead.dealId) : undefined;
 		const allocated = (deal?.relationships.adviser as { id: string } | null | undefined)?.id;
 		if (allocated !== expected.familyId) problems.push(`${label}: deal ${String(lead?.dealId)} is allocated to adviser ${String(allocated)}, expected ${String(expected.familyId)}`);

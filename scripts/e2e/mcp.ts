@@ -5,8 +5,8 @@
  * requests the sandbox received.
  *
  * Two kinds of tool node:
- * - node version 1.1 exactly as the editor of the n8n under test adds it from the agent's tool
- *   connector, with no change by its author: the node types as that editor receives them
+ * - the newest node version (arguments wired since 1.1) exactly as the editor of the n8n under test
+ *   adds it from the agent's tool connector, with no change by its author: the node types as that editor receives them
  *   (`n8n export:nodes`, the list /types/nodes.json serves), the action's resource and operation set
  *   as the node creator sets them, defaults filled and saved with that version's own n8n-workflow
  *   (getNodeParameters with and without defaults), named by its makeNodeName. Called with a filter
@@ -25,6 +25,7 @@ import type { IConnections, INode, INodeParameters, INodeTypeDescription } from 
 
 import type { Sandbox } from '../../sandbox';
 import { DEAL_SUMMARY_COLUMNS } from '../../harness/operation-examples';
+import { NEWEST_VERSION } from '../../nodes/shared/service/versions';
 import type { RecordCheck } from './check-helpers';
 import { isPollRead, same } from './check-helpers';
 import type { N8nInstall } from './install';
@@ -81,7 +82,7 @@ const SAVED_TOOLS: Array<Omit<ToolNode, 'typeVersion'>> = [
 	},
 ];
 
-/** The actions added from the agent's tool connector for the version 1.1 checks, and the tool names n8n gives them. */
+/** The actions added from the agent's tool connector for the newest version's checks, and the tool names n8n gives them. */
 const ADDED = [
 	{ node: 'loanCrmDeals', resource: 'deal', operation: 'getMany', tool: 'Get_many_deals_in_Loan_CRM' },
 	{ node: 'loanCrmDeals', resource: 'deal', operation: 'get', tool: 'Get_a_deal_in_Loan_CRM' },
@@ -92,7 +93,7 @@ const ADDED = [
 type WorkflowHelpers = Pick<typeof import('n8n-workflow').NodeHelpers, 'getNodeParameters' | 'makeNodeName'>;
 
 /**
- * The version 1.1 tool nodes as the editor of this n8n adds them (see the header). Needs the package
+ * The tool nodes of the newest version as the editor of this n8n adds them (see the header). Needs the package
  * installed in the user folder.
  */
 export async function editorToolNodes(install: N8nInstall, n8n: N8nInstance): Promise<ToolNode[]> {
@@ -232,7 +233,7 @@ export async function checkMcp(port: number, sandbox: Sandbox, record: RecordChe
 		if (!/^Get a lead in Loan CRM: .*Needs leadId/.test(tools.find((tool) => tool.name === 'Get_lead')?.description ?? '')) listProblems.push('Get_lead description is not the agent-grade one');
 		record('mcp: tools/list gives each version 1 tool its agent-grade description and $fromAI input schema', listProblems);
 
-		// --- version 1.1: tools as the editor adds them ------------------------------------------
+		// --- the newest version: tools as the editor adds them ---------------------------------
 		await checkAddedTools(tools, added, call, apiRequests, sandbox, record);
 
 		// --- a read with a filter -----------------------------------------------------------------
@@ -315,10 +316,10 @@ export async function checkMcp(port: number, sandbox: Sandbox, record: RecordChe
 
 type Call = (name: string, args: { [key: string]: unknown }) => Promise<CallResult>;
 
-/** The summary columns a deal answer of a version 1.1 tool may have (empty ones are left out). */
+/** The summary columns a deal answer of a tool (version 1.1 and later) may have (empty ones are left out). */
 const SUMMARY_KEYS = new Set<string>(DEAL_SUMMARY_COLUMNS);
 
-/** Version 1.1 tools exactly as the editor added them: names, input schemas, and calls with their arguments. */
+/** Tools of the newest version exactly as the editor added them: names, input schemas, and calls with their arguments. */
 async function checkAddedTools(
 	tools: ListedTool[],
 	added: ToolNode[],
@@ -331,9 +332,9 @@ async function checkAddedTools(
 	const names = added.map((tool) => toolName(tool.name));
 	const byName = (name: string) => tools.find((tool) => tool.name === name);
 	const describe = (request: ReturnType<Sandbox['apiRequests']>[number]) => `${request.method} ${request.path}?${decodeURIComponent(request.rawQuery)}`;
-	record('mcp: version 1.1 tools as the editor adds them: named "<action> in Loan CRM", nothing wired by hand', [
+	record('mcp: newest version tools as the editor adds them: named "<action> in Loan CRM", nothing wired by hand', [
 		...(JSON.stringify(names) === JSON.stringify(ADDED.map((entry) => entry.tool)) ? [] : [`tool names ${JSON.stringify(names)}`]),
-		...added.flatMap((tool) => (tool.typeVersion === 1.1 ? [] : [`${tool.name} has typeVersion ${tool.typeVersion}`])),
+		...added.flatMap((tool) => (tool.typeVersion === NEWEST_VERSION ? [] : [`${tool.name} has typeVersion ${tool.typeVersion}, not the newest (${NEWEST_VERSION})`])),
 		...added.flatMap((tool) => Object.keys(tool.parameters).filter((key) => !['options', 'updateFields', 'additionalFields', 'requestOptions', 'resource', 'operation'].includes(key)).map((key) => `${tool.name} saved ${key}`)),
 	]);
 	const schemas = Object.fromEntries(ADDED.map((entry) => [entry.tool, schemaSummary(byName(entry.tool))]));
@@ -341,7 +342,7 @@ async function checkAddedTools(
 		Get_many_deals_in_Loan_CRM: ['Fields:string=""', 'Filter:string=""', 'Limit:number=10', 'Sort:string=""'],
 		Get_a_deal_in_Loan_CRM: ['Deal:number!', 'Fields:string=""'],
 	};
-	record('mcp: version 1.1 tools/list: the arguments their descriptions name, IDs required, the rest optional with defaults', [
+	record('mcp: newest version tools/list: the arguments their descriptions name, IDs required, the rest optional with defaults', [
 		...Object.entries(expectedSchemas).flatMap(([name, expected]) => (JSON.stringify(schemas[name]) === JSON.stringify(expected) ? [] : [`${name} input schema ${JSON.stringify(schemas[name])}`])),
 		...(schemas.Update_a_task_in_Loan_CRM.length === 11 && schemas.Update_a_task_in_Loan_CRM.includes('Task_ID:number!') && schemas.Update_a_task_in_Loan_CRM.includes('Progress:string=""')
 			? []
@@ -360,7 +361,7 @@ async function checkAddedTools(
 	const filtered = await call('Get_many_deals_in_Loan_CRM', { Filter: "equals(dealStatus,'Settled')", Limit: 3 });
 	const filteredDeals = parseList(filtered.text);
 	const filteredRequests = apiRequests();
-	record('mcp: version 1.1 Get Many with a filter and a limit: one GET with both, the summary of 3 Settled deals', [
+	record('mcp: newest version Get Many with a filter and a limit: one GET with both, the summary of 3 Settled deals', [
 		...(filtered.isError ? [`isError: ${filtered.text.slice(0, 300)}`] : []),
 		...(filteredDeals?.length === 3 && filteredDeals.every((deal) => deal.dealStatus === 'Settled') ? [] : [`answer ${filtered.text.slice(0, 300)}`]),
 		...(filteredDeals ?? []).flatMap((deal) => Object.keys(deal).filter((key) => !SUMMARY_KEYS.has(key)).map((key) => `deal ${String(deal.id)} has ${key}`)),
@@ -371,14 +372,14 @@ async function checkAddedTools(
 	]);
 	sandbox.clearLog();
 	const plain = await call('Get_many_deals_in_Loan_CRM', {});
-	record('mcp: version 1.1 Get Many with no argument: 10 deals, page[size]=10', [
+	record('mcp: newest version Get Many with no argument: 10 deals, page[size]=10', [
 		...(parseList(plain.text)?.length === 10 ? [] : [`answer ${plain.text.slice(0, 200)}`]),
 		...(apiRequests().map(describe).join(' | ') === 'GET /jsonapi/deals?page[size]=10' ? [] : [`requests: ${apiRequests().map(describe).join(' | ')}`]),
 	]);
 	const fifty = await call('Get_many_deals_in_Loan_CRM', { Limit: 50 });
 	const fiftyDeals = parseList(fifty.text);
-	console.log(`\n  version 1.1: 50-deal answer ${fifty.text.length} characters (${Math.round(fifty.text.length / 50)} a deal)`);
-	record('mcp: version 1.1 50 deals: at most 400 characters a deal', [
+	console.log(`\n  newest version: 50-deal answer ${fifty.text.length} characters (${Math.round(fifty.text.length / 50)} a deal)`);
+	record('mcp: newest version 50 deals: at most 400 characters a deal', [
 		...(fiftyDeals?.length === 50 ? [] : ['not 50 deals']),
 		...(fifty.text.length <= 50 * 400 ? [] : [`${fifty.text.length} characters`]),
 	]);
@@ -387,14 +388,14 @@ async function checkAddedTools(
 	sandbox.clearLog();
 	const deal = await call('Get_a_deal_in_Loan_CRM', { Deal: Number(ids.settledDeal) });
 	const dealItems = parseList(deal.text);
-	record('mcp: version 1.1 Get with an ID: GET filtered by the ID, the deal', [
+	record('mcp: newest version Get with an ID: GET filtered by the ID, the deal', [
 		...(dealItems?.[0]?.id === ids.settledDeal && dealItems[0].dealStatus === 'Settled' ? [] : [`answer ${deal.text.slice(0, 300)}`]),
 		...(apiRequests().map(describe).join(' | ') === `GET /jsonapi/deals?filter=equals(id,'${ids.settledDeal}')&page[size]=1` ? [] : [`requests: ${apiRequests().map(describe).join(' | ')}`]),
 	]);
 	sandbox.clearLog();
 	const updated = await call('Update_a_task_in_Loan_CRM', { Task_ID: Number(ids.task), Progress: 'Completed' });
 	const patch = apiRequests()[0];
-	record('mcp: version 1.1 Update with an ID: PATCH with only the field given', [
+	record('mcp: newest version Update with an ID: PATCH with only the field given', [
 		...(updated.isError ? [`isError: ${updated.text.slice(0, 300)}`] : []),
 		...(apiRequests().length === 1 && patch.method === 'PATCH' && patch.path === `/jsonapi/tasks/${ids.task}` && patch.body === JSON.stringify({ data: { type: 'tasks', id: ids.task, attributes: { progress: 'Completed' } } })
 			? []
@@ -403,18 +404,19 @@ async function checkAddedTools(
 	sandbox.clearLog();
 	const created = await call('Create_a_contact_in_Loan_CRM', { First_Name: 'Ada', Last_Name: 'Lovelace', Email: 'ada@example.com' });
 	const post = apiRequests()[0];
-	record('mcp: version 1.1 Create with fields: POST with exactly those fields', [
+	record('mcp: newest version Create with fields: POST with exactly those fields', [
 		...(created.isError ? [`isError: ${created.text.slice(0, 300)}`] : []),
 		...(parseList(created.text)?.[0]?.lastName === 'Lovelace' ? [] : [`answer ${created.text.slice(0, 200)}`]),
-		...(apiRequests().length === 1 && post.method === 'POST' && post.path === '/jsonapi/contacts' && post.body === JSON.stringify({ data: { type: 'contacts', attributes: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' } } })
+		// From 1.2 E-mail, First Name and Last Name are parameters of their own, read (and sent) first.
+		...(apiRequests().length === 1 && post.method === 'POST' && post.path === '/jsonapi/contacts' && post.body === JSON.stringify({ data: { type: 'contacts', attributes: { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' } } })
 			? []
 			: [`requests: ${apiRequests().map((request) => `${describe(request)} ${String(request.body)}`).join(' | ')}`]),
 	]);
 	sandbox.clearLog();
 	const bad = await call('Get_a_deal_in_Loan_CRM', { Deal: 0 });
-	record('mcp: version 1.1 a bad ID: the error names the parameter and the tool argument, no request', [
+	record('mcp: newest version a bad ID: the error names the parameter and the tool argument, no request', [
 		...(bad.isError ? [] : ['not an error result']),
-		...(bad.text.includes('Parameter "Deal" (tool argument "Deal") must be a whole number from 1 to 2147483647') ? [] : [`text ${bad.text.slice(0, 300)}`]),
+		...(bad.text.includes('Parameter "Deal" (tool argument "Deal") must be a record ID (a whole number)') ? [] : [`text ${bad.text.slice(0, 300)}`]),
 		...(apiRequests().length === 0 ? [] : [`${apiRequests().length} request(s) reached the sandbox`]),
 	]);
 }

@@ -251,7 +251,7 @@ async function main(N8N_VERSION: N8nVersion): Promise<number> {
 		console.log('\nImport');
 		await timings.step('n8n import:credentials', () => n8n.importSandboxCredentials(sandbox, credential, dialogCredential));
 		const failures = errorCases(ids);
-		const addedTools = await timings.step('n8n export:nodes: tool nodes as the editor adds them (version 1.1)', () => editorToolNodes(install, n8n));
+		const addedTools = await timings.step('n8n export:nodes: tool nodes as the editor adds them (the newest version)', () => editorToolNodes(install, n8n));
 		const ours = [
 			operationsWorkflow(cases, credential),
 			operationsWorkflow(failures.cases, credential, WORKFLOW_IDS.errors, 'E2E: errors and retries'),

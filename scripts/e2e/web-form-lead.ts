@@ -60,9 +60,15 @@ export async function checkWebFormLeadTwice(port: number, sandbox: Sandbox, scen
 	if (reports === undefined) return problems;
 	const [first, second] = reports as Array<{ lead?: IDataObject; note?: IDataObject }>;
 	const dealId = first?.lead?.dealId;
-	if (first?.lead?.outcome !== 'created' || first?.lead?.type !== 'leads' || first?.lead?.id !== dealId) problems.push(`submission 1 reported ${JSON.stringify(first).slice(0, 400)}, expected a created lead whose dealId is its id`);
+	if (first?.lead?.outcome !== 'created' || first?.lead?.id !== dealId) problems.push(`submission 1 reported ${JSON.stringify(first).slice(0, 400)}, expected a created lead whose dealId is its id`);
 	if (second?.lead?.outcome !== 'found' || second?.lead?.dealId !== dealId) problems.push(`submission 2 reported ${JSON.stringify(second).slice(0, 400)}, expected the deal of submission 1 (${String(dealId)}), found`);
+	// The example's Lead → Create is at the newest version: created and found have the same columns, in order.
+	const columns = (report?: { lead?: IDataObject }) => Object.keys(report?.lead ?? {}).join(',');
+	if (columns(first) !== columns(second) || columns(first) !== 'outcome,matchCount,id,dealId,customStatusName,dealStatus') {
+		problems.push(`the lead's columns: created ${columns(first)}, found ${columns(second)}; expected outcome,matchCount,id,dealId,customStatusName,dealStatus both times`);
+	}
 	if (first?.note?.type !== 'deal-notes' || second?.note?.type !== 'deal-notes' || first?.note?.id === second?.note?.id) problems.push('expected one new deal note per submission');
+	if (first?.note?.dealId !== dealId || second?.note?.dealId !== dealId) problems.push(`the notes name deal ${String(first?.note?.dealId)} and ${String(second?.note?.dealId)}, expected ${String(dealId)} (Deal Note → Create's dealId)`);
 	const deal = typeof dealId === 'string' ? sandbox.data.get('deals', dealId) : undefined;
 	if (deal?.attributes.dealStatus !== 'NewLeads') problems.push(`deal ${String(dealId)} is ${String(deal?.attributes.dealStatus)}, expected NewLeads`);
 	const notes = sandbox.data.list('deal-notes').filter((note) => relatedId(note, 'deal') === dealId);

@@ -20,12 +20,31 @@
  *                        backtick or ** (hints are plain text in n8n)
  *   sticky-notes         the sticky note of every example workflow `npm run dev` imported shows its whole
  *                        text (content scrollHeight <= clientHeight)
+ *
+ * And what issue 41 asks (what a broker sees, second pass), the numbers its points:
+ *
+ *   examples (1)         every Loan CRM node of the examples `npm run dev` imported is at the newest
+ *                        version (Settings: "(Latest)"); the deal-settled example's test event is one
+ *                        short table row
+ *   lead-create (2, 3)   Lead → Create run twice with Return Existing: the same columns in the same order
+ *                        created and found (outcome, matchCount, id, dealId, customStatusName, dealStatus);
+ *                        one without a reference says notSearched; the notice beside If Already Exists
+ *                        shows while a reference field is empty and follows what is typed
+ *   labels (4)           Rate Limit Wait (Minutes) and Create Integration If Missing shown whole (the old
+ *                        label of a version 1.1 node cut off, for contrast); Match Existing Contact By's
+ *                        values in words; canvas subtitles "Create deal note", "Get deal" (a 1.1 node keeps
+ *                        "create: dealNote"); the ID rule is checked by id-checks
+ *   custom-entries (5)   each action node's Resource list has Custom Request, saying what it is for, and no
+ *                        n8n Custom API Call
+ *   contact-create (6)   Contact → Create shows Email, First Name and Last Name on top, not under
+ *                        Additional Fields (a 1.1 node keeps them there)
+ *   deal-note (7)        Deal Note → Create's output carries dealId after id and type
  */
 import { readFileSync, readdirSync } from 'fs';
 import { createRequire } from 'module';
 import { join } from 'path';
 
-import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { DEAL_STATUSES } from '../../nodes/shared/service/schema';
 import { CONTACT_EVENTS, DEAL_EVENTS, TRIGGER_EVENTS } from '../../nodes/shared/trigger/events';
@@ -33,6 +52,9 @@ import { REPO_ROOT } from '../e2e/n8n';
 import { PACKAGE } from '../e2e/workflows';
 import type { Editor } from './page';
 import { CREDENTIAL, NEWEST, editorNode, fromManualTrigger, manualTrigger, manualWorkflow } from './page';
+import { loanCrmNode } from '../e2e/workflows';
+import { DEV_CREDENTIAL } from '../dev-examples';
+import { loadPackageSource } from '../../harness/package-source';
 
 /** What a Deals Trigger item at version 1.1 starts with after a test event's `sample` (trigger/output.ts). */
 const DEAL_TRIGGER_LEADING = ['id', 'name', 'dealStatus', 'previousStatus', 'statusChangedAt', 'totalLoanAmount', 'lenderName'];
@@ -207,7 +229,7 @@ async function checkIfAlreadyExists(editor: Editor): Promise<void> {
 	const create = (name: string, node: string, y: number, parameters: INodeParameters) =>
 		editorNode(name, node, { ...parameters, operation: 'create', ifAlreadyExists: 'returnExisting' }, `c2000000-0000-4000-8000-00000000000${y}`, [300, y * 200]);
 	const nodes = [
-		create('Create contact', 'loanCrmContacts', 0, { resource: 'contact', additionalFields: { firstName: 'Aroha', lastName: 'Ngata', email: `aroha.${stamp}@example.com` } }),
+		create('Create contact', 'loanCrmContacts', 0, { resource: 'contact', firstName: 'Aroha', lastName: 'Ngata', email: `aroha.${stamp}@example.com` }),
 		create('Create deal external reference', 'loanCrmDeals', 1, {
 			resource: 'dealExternalReference',
 			externalReference: `CHECK-${stamp}`,
@@ -304,15 +326,16 @@ async function checkIdChecks(editor: Editor): Promise<void> {
 		runtime.push((await editor.executeWorkflow()).join(' | ').replace(/\s+/g, ' '));
 	}
 
+	// A new node (version 1.2) words the rule "a record ID (a whole number)" (issue 41).
 	const ndvOk =
 		fieldIssues.length === 2 &&
-		/^Task ID must be a whole number from 1 to 2147483647$/.test(fieldIssues.find((issue) => issue.field === 'taskId')?.text ?? '') &&
-		/^Assignee ID must be a whole number from 1 to 2147483647$/.test(fieldIssues.find((issue) => issue.field === 'updateFields.assigneeId')?.text ?? '');
+		/^Task ID must be a record ID \(a whole number\)$/.test(fieldIssues.find((issue) => issue.field === 'taskId')?.text ?? '') &&
+		/^Assignee ID must be a record ID \(a whole number\)$/.test(fieldIssues.find((issue) => issue.field === 'updateFields.assigneeId')?.text ?? '');
 	// Each canvas line names its field, once. (n8n 2.30 lists no issue of a parameter inside a collection
 	// on the canvas: NodeHelpers.getParameterIssues reads a top-level collection's entries at the top level.)
-	const canvasOk = canvas.length >= 1 && canvas.every((line) => /^(Task ID|Assignee ID) must be a whole number from 1 to 2147483647$/.test(line)) && new Set(canvas).size === canvas.length;
+	const canvasOk = canvas.length >= 1 && canvas.every((line) => /^(Task ID|Assignee ID) must be a record ID \(a whole number\)$/.test(line)) && new Set(canvas).size === canvas.length;
 	const runtimeOk =
-		/Task ID.{0,4} must be a whole number from 1 to 2147483647; got "abc"/.test(runtime[0]) && /Assignee ID.{0,4} must be a whole number from 1 to 2147483647; got "1\.5"/.test(runtime[1]);
+		/Task ID.{0,4} must be a record ID \(a whole number\); got "abc"/.test(runtime[0]) && /Assignee ID.{0,4} must be a record ID \(a whole number\); got "1\.5"/.test(runtime[1]);
 	report('id-checks: Task → Update with Task ID "abc" and Assignee ID "1.5"', ndvOk && canvasOk && runtimeOk, [
 		`node panel, one warning per field: ${fieldIssues.map((issue) => `[${issue.field}] ${issue.text}`).join(' / ')}`,
 		`canvas node issues: ${canvas.join(' / ')}${canvas.length < 2 ? ' (n8n 2.30 does not list parameters inside Update Fields there)' : ''}`,
@@ -441,6 +464,294 @@ async function checkStickyNotes(editor: Editor): Promise<void> {
 	report('sticky-notes: every example note shows its whole text', ok, saw);
 }
 
+// --- Issue 41: what a broker sees, second pass -----------------------------------------------------
+
+/** The first line of each top-level parameter the open node panel shows (its label, or a notice's text). */
+async function parameterLines(editor: Editor): Promise<string[]> {
+	return await editor.page.$$eval('[data-test-id="ndv"] [data-test-id="node-parameters"] [data-test-id="parameter-item"]', (items: HTMLElement[]) =>
+		items.map((item) => (item.innerText.split('\n')[0] ?? '').trim()),
+	);
+}
+
+/** The entries an options parameter of the open node panel offers (name / description), read from its open dropdown. */
+async function dropdownEntries(editor: Editor, parameter: string): Promise<string[]> {
+	const page = editor.page;
+	await page.click(`[data-test-id="ndv"] [data-test-id="parameter-input-${parameter}"]`);
+	await page.waitForTimeout(800);
+	const entries: string[] = await page.$$eval('.el-select-dropdown__item', (items: HTMLElement[]) =>
+		items.filter((item) => item.offsetParent !== null).map((item) => item.innerText.trim().replace(/\s*\n\s*/g, ' / ')),
+	);
+	await page.keyboard.press('Escape');
+	await page.waitForTimeout(300);
+	return entries;
+}
+
+/**
+ * A parameter's label as the open node panel draws it (the mouse away): its text, and whether the
+ * editor cuts it off (an element of the label's text wider than its box: CSS ends it in "…").
+ */
+async function labelAsDrawn(editor: Editor, label: string): Promise<{ found: boolean; cut: boolean }> {
+	await editor.page.mouse.move(5, 5);
+	await editor.page.waitForTimeout(300);
+	return await editor.page.$$eval(
+		'[data-test-id="ndv"] [data-test-id="parameter-item"]',
+		(items: HTMLElement[], wanted: string) => {
+			for (const item of items) {
+				if ((item.innerText.split('\n')[0] ?? '').trim() !== wanted) continue;
+				const drawn = [item, ...Array.from(item.querySelectorAll<HTMLElement>('*'))].filter((element) => (element.textContent ?? '').trim() === wanted);
+				return { found: true, cut: drawn.some((element) => element.scrollWidth > element.clientWidth + 1) };
+			}
+			return { found: false, cut: false };
+		},
+		label,
+	);
+}
+
+/** The subtitle the canvas draws under a node's name. */
+async function canvasSubtitle(editor: Editor, name: string): Promise<string> {
+	const text: string = await editor.page.$eval(`[data-test-id="canvas-node"][data-node-name="${name}"]`, (node: HTMLElement) => node.innerText);
+	const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+	return lines[lines.indexOf(name) + 1] ?? '';
+}
+
+/** A node of the package at `typeVersion` (a saved one of an older version), with the sandbox credential. */
+function nodeAt(typeVersion: number, name: string, node: string, parameters: INodeParameters, id: string, position: [number, number]) {
+	return loanCrmNode(name, node, parameters, { id, typeVersion, position, credential: DEV_CREDENTIAL });
+}
+
+/** The version the editor gives a new node of each of the package's types (the one-version Webhook Trigger: 1). */
+function newestVersions(): Map<string, number> {
+	return new Map(
+		loadPackageSource().nodes.map(({ name, type }) => {
+			// The package's node types are plain (not n8n's versioned node types): one description for all versions.
+			const { version, defaultVersion } = type.description as INodeTypeDescription;
+			return [`${PACKAGE}.${name}`, defaultVersion ?? Math.max(...([] as number[]).concat(version))] as const;
+		}),
+	);
+}
+
+/** 1: the examples `npm run dev` imported, each Loan CRM node at the newest version; the settled example's test event one short row. */
+async function checkExamples(editor: Editor): Promise<void> {
+	const newest = newestVersions();
+	const files = readdirSync(join(REPO_ROOT, 'examples')).filter((file) => file.endsWith('.json')).sort();
+	const listed = (await editor.rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
+	const saw: string[] = [];
+	let ok = files.length > 0;
+	for (const file of files) {
+		const name = (JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as { name: string }).name;
+		const entry = listed.find((candidate) => candidate.name === name);
+		if (entry === undefined) {
+			ok = false;
+			saw.push(`${file}: no workflow "${name}" (npm run dev imports the examples on the first start of a user folder; use --fresh)`);
+			continue;
+		}
+		const workflow = (await editor.rest('GET', `/workflows/${entry.id}`)) as { nodes: Array<{ name: string; type: string; typeVersion: number }> };
+		const ours = workflow.nodes.filter((node) => node.type.startsWith(`${PACKAGE}.`));
+		const old = ours.filter((node) => node.typeVersion !== newest.get(node.type));
+		ok &&= ours.length > 0 && old.length === 0;
+		// What a user sees: the node's Settings names its version "(Latest)".
+		await editor.openWorkflow(entry.id);
+		await editor.openNode(ours[0].name);
+		const version = await editor.nodeVersionText();
+		ok &&= /\(Latest\)/.test(version);
+		if (file === 'deal-settled-to-slack.json') {
+			await editor.page.click('[data-test-id="ndv"] [data-test-id="node-execute-button"]');
+			const { headers, rows } = await editor.outputTable();
+			const rowHeight: number = await editor.page.$eval('[data-test-id="ndv"] [data-test-id="output-panel"] table tbody tr', (row: HTMLElement) => row.getBoundingClientRect().height);
+			const oneRow = rows.length === 1 && headers[0] === 'sample' && headers.includes('previousStatus') && headers.includes('settledDate') && rowHeight < 80;
+			ok &&= oneRow;
+			saw.push(`${file}: Fetch Test Event gives ${rows.length} row(s), ${Math.round(rowHeight)} px tall, columns ${show(headers.slice(0, 6))}, … (${headers.length}; settledDate ${headers.includes('settledDate') ? 'among them' : 'missing'})`);
+		}
+		await editor.closeNode();
+		saw.push(`${file}: ${ours.map((node) => `${node.name} v${node.typeVersion}`).join(', ')}; "${ours[0].name}" Settings: ${version}`);
+	}
+	report(`examples: every Loan CRM node of the examples at the newest version (${NEWEST}; the Webhook Trigger its one version)`, ok, saw);
+}
+
+/** 2 and 3: Lead → Create, one shape created or found; no reference: said in the output and beside If Already Exists. */
+async function checkLeadCreate(editor: Editor): Promise<void> {
+	const page = editor.page;
+	const stamp = Date.now().toString(36);
+	const lead = (name: string, y: number, parameters: INodeParameters) =>
+		editorNode(name, 'loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', ifAlreadyExists: 'returnExisting', firstName: 'Pebbles', lastName: 'Flintstone', ...parameters }, `c5000000-0000-4000-8000-00000000000${y}`, [300, y * 200]);
+	const nodes = [
+		lead('Lead from the form', 0, { email: `pebbles.${stamp}@example.com`, externalReference: `FORM-${stamp}`, externalIntegration: 'MyIntegrationSource' }),
+		lead('Lead without a reference', 1, { email: `bamm.${stamp}@example.com` }),
+	];
+	const id = await editor.createWorkflow({ name: 'check: Lead → Create, one shape', nodes: [manualTrigger(), ...nodes], connections: fromManualTrigger(...nodes.map((node) => node.name)) });
+	await editor.openWorkflow(id);
+	const runs: Array<Record<string, { headers: string[]; row: string[] }>> = [];
+	for (let run = 1; run <= 2; run++) {
+		const toasts = await editor.executeWorkflow();
+		if (!toasts.some((toast) => /executed successfully/i.test(toast))) throw new Error(`run ${run}: ${toasts.join(' | ')}`);
+		const seen: Record<string, { headers: string[]; row: string[] }> = {};
+		for (const node of nodes) {
+			await editor.openNode(node.name);
+			const { headers, rows } = await editor.outputTable();
+			seen[node.name] = { headers, row: rows[0] ?? [] };
+			await editor.closeNode();
+		}
+		runs.push(seen);
+	}
+	const at = (entry: { headers: string[]; row: string[] }, key: string) => entry.row[entry.headers.indexOf(key)];
+	const [created, found] = [runs[0]['Lead from the form'], runs[1]['Lead from the form']];
+	const columns = ['outcome', 'matchCount', 'id', 'dealId', 'customStatusName', 'dealStatus'];
+	const shapeOk =
+		same(created.headers, columns) &&
+		same(found.headers, columns) &&
+		at(created, 'outcome') === 'created' &&
+		at(found, 'outcome') === 'found' &&
+		at(found, 'matchCount') === '1' &&
+		at(created, 'id') === at(found, 'id') &&
+		at(found, 'dealId') === at(found, 'id');
+	const unkeyed = runs[1]['Lead without a reference'];
+	const notSearched = at(unkeyed, 'notSearched') ?? '';
+	const unkeyedOk = at(unkeyed, 'outcome') === 'created' && /^External Reference and External Integration are empty: Loan CRM was not searched$/.test(notSearched);
+
+	// The notice beside If Already Exists follows the fields as they are typed.
+	await editor.openNode('Lead without a reference');
+	const notices = async () => (await parameterLines(editor)).filter((line) => / is empty, so Loan CRM cannot be searched/.test(line));
+	const bothEmpty = await notices();
+	const lines = await parameterLines(editor);
+	const besideIfExists = lines.indexOf('If Already Exists') >= 0 && lines.indexOf('If Already Exists') + 1 === lines.findIndex((line) => / is empty, so Loan CRM/.test(line));
+	await page.fill('[data-test-id="ndv"] [data-test-id="parameter-input-externalReference"] input, [data-test-id="ndv"] [data-test-id="parameter-input-externalReference"] textarea', `FORM-${stamp}-2`);
+	await page.waitForTimeout(800);
+	const referenceGiven = await notices();
+	await page.fill('[data-test-id="ndv"] [data-test-id="parameter-input-externalIntegration"] input, [data-test-id="ndv"] [data-test-id="parameter-input-externalIntegration"] textarea', 'MyIntegrationSource');
+	await page.waitForTimeout(800);
+	const bothGiven = await notices();
+	await editor.closeNode();
+	const noticeOk =
+		besideIfExists &&
+		bothEmpty.length === 1 && /^External Reference is empty/.test(bothEmpty[0]) && referenceGiven.length === 1 && /^External Integration is empty/.test(referenceGiven[0]) && bothGiven.length === 0;
+	report('lead-create: Lead → Create gives one shape created or found; no reference is said in the output and beside If Already Exists', shapeOk && unkeyedOk && noticeOk, [
+		`created: ${created.headers.map((header) => `${header}=${at(created, header)}`).join(' ')}`,
+		`found:   ${found.headers.map((header) => `${header}=${at(found, header)}`).join(' ')}`,
+		`without a reference: ${unkeyed.headers.slice(0, 4).map((header) => `${header}=${at(unkeyed, header)}`).join(' ')}`,
+		`notice, both empty: "${bothEmpty.join(' / ').slice(0, 90)}…"${besideIfExists ? '' : ' (not right after If Already Exists)'}`,
+		`notice, External Reference typed: "${referenceGiven.join(' / ').slice(0, 60)}…"; both typed: ${bothGiven.length === 0 ? 'none' : bothGiven.join(' / ')}`,
+	]);
+}
+
+/** 4: labels in plain words (the old ones in a version 1.1 node, for contrast) and canvas subtitles. */
+async function checkLabels(editor: Editor): Promise<void> {
+	const settings = { requestOptions: { rateLimitWaitMinutes: 10 }, additionalFields: { externalIntegrationAllowCreate: true } };
+	const leadParameters = { resource: 'lead', operation: 'create', email: 'labels@example.com', ...settings };
+	const nodes = [
+		nodeAt(NEWEST, 'New lead node', 'loanCrmLeadsAndTasks', leadParameters, 'c6000000-0000-4000-8000-000000000001', [300, 0]),
+		nodeAt(1.1, 'Saved lead node', 'loanCrmLeadsAndTasks', leadParameters, 'c6000000-0000-4000-8000-000000000002', [300, 200]),
+		nodeAt(NEWEST, 'Note on the deal', 'loanCrmDeals', { resource: 'dealNote', operation: 'create', dealId: { __rl: true, mode: 'id', value: '10001' }, title: 'x' }, 'c6000000-0000-4000-8000-000000000003', [600, 0]),
+		nodeAt(NEWEST, 'One deal', 'loanCrmDeals', { resource: 'deal', operation: 'get', dealId: { __rl: true, mode: 'id', value: '10001' } }, 'c6000000-0000-4000-8000-000000000004', [600, 200]),
+		nodeAt(1.1, 'Saved note node', 'loanCrmDeals', { resource: 'dealNote', operation: 'create', dealId: { __rl: true, mode: 'id', value: '10001' }, title: 'x' }, 'c6000000-0000-4000-8000-000000000005', [900, 0]),
+	];
+	const id = await editor.createWorkflow({ name: 'check: labels in plain words', nodes: [manualTrigger(), ...nodes], connections: {} });
+	await editor.openWorkflow(id);
+	const subtitles = Object.fromEntries(await Promise.all(['Note on the deal', 'One deal', 'New lead node', 'Saved note node'].map(async (name) => [name, await canvasSubtitle(editor, name)] as const)));
+	const drawn = async (node: string) => {
+		await editor.openNode(node);
+		await editor.scrollParameters(2000);
+		const result = {
+			wait: await labelAsDrawn(editor, node === 'New lead node' ? 'Rate Limit Wait (Minutes)' : 'When Rate Limited, Wait Up To (Minutes)'),
+			allowCreate: await labelAsDrawn(editor, node === 'New lead node' ? 'Create Integration If Missing' : 'External Integration Allow Create'),
+			match: (await dropdownEntries(editor, 'contactMatchExisting')).map((entry) => entry.split(' / ')[0]),
+		};
+		await editor.closeNode();
+		return result;
+	};
+	const fresh = await drawn('New lead node');
+	const saved = await drawn('Saved lead node');
+	const words = ['E-mail', 'E-mail and mobile', 'E-mail and name', 'E-mail, mobile and name', 'E-mail and date of birth', 'E-mail, date of birth and name'];
+	const ok =
+		fresh.wait.found &&
+		!fresh.wait.cut &&
+		fresh.allowCreate.found &&
+		!fresh.allowCreate.cut &&
+		same(fresh.match, words) &&
+		// The measurement sees a cut label: the old one in the saved node.
+		saved.wait.found &&
+		saved.wait.cut &&
+		subtitles['Note on the deal'] === 'Create deal note' &&
+		subtitles['One deal'] === 'Get deal' &&
+		subtitles['New lead node'] === 'Create lead' &&
+		subtitles['Saved note node'] === 'create: dealNote' &&
+		Object.values(subtitles).slice(0, 3).every((subtitle) => !/[a-z][A-Z]/.test(subtitle));
+	report('labels: plain words in a new node (1.2), the old ones in a saved 1.1 node', ok, [
+		`new node: "Rate Limit Wait (Minutes)" ${fresh.wait.found ? (fresh.wait.cut ? 'cut off' : 'shown whole') : 'not found'}, "Create Integration If Missing" ${fresh.allowCreate.found ? (fresh.allowCreate.cut ? 'cut off' : 'shown whole') : 'not found'}`,
+		`new node, Match Existing Contact By: ${show(fresh.match)}`,
+		`saved 1.1 node: "When Rate Limited, Wait Up To (Minutes)" ${saved.wait.found ? (saved.wait.cut ? 'cut off (as the issue saw)' : 'shown whole') : 'not found'}; Match Existing Contact By: ${show(saved.match)}`,
+		`canvas subtitles: ${Object.entries(subtitles).map(([name, subtitle]) => `${name} → "${subtitle}"`).join(', ')}`,
+	]);
+}
+
+/** 5: one custom entry in each action node's Resource list, saying what it is for. */
+async function checkCustomEntries(editor: Editor): Promise<void> {
+	const types = ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets'];
+	const nodes = types.map((type, index) => nodeAt(NEWEST, `Node ${type}`, type, {}, `c7000000-0000-4000-8000-00000000000${index}`, [300 * index, 0]));
+	await editor.openWorkflow(await editor.createWorkflow({ name: 'check: the custom entries', nodes, connections: {} }));
+	const saw: string[] = [];
+	let ok = true;
+	for (const node of nodes) {
+		await editor.openNode(node.name);
+		const entries = await dropdownEntries(editor, 'resource');
+		await editor.closeNode();
+		const custom = entries.filter((entry) => /^Custom (Request|API Call)\b/.test(entry));
+		const nodeOk = custom.length === 1 && /^Custom Request \/ Any other Loan CRM endpoint below \/jsonapi.+HTTP Request node/.test(custom[0]);
+		ok &&= nodeOk;
+		saw.push(`${node.name}: ${entries.length} resources; custom: ${custom.map((entry) => `"${entry.slice(0, 110)}…"`).join(', ') || 'none'}`);
+	}
+	report("custom-entries: one custom entry per Resource list (Custom Request, saying what it is for), no n8n Custom API Call", ok, saw);
+}
+
+/** 6: Contact → Create's E-mail, First Name and Last Name on top (a saved 1.1 node keeps them under Additional Fields). */
+async function checkContactCreate(editor: Editor): Promise<void> {
+	const parameters = { resource: 'contact', operation: 'create' };
+	const nodes = [
+		nodeAt(NEWEST, 'New contact node', 'loanCrmContacts', parameters, 'c8000000-0000-4000-8000-000000000001', [300, 0]),
+		nodeAt(1.1, 'Saved contact node', 'loanCrmContacts', parameters, 'c8000000-0000-4000-8000-000000000002', [300, 200]),
+	];
+	await editor.openWorkflow(await editor.createWorkflow({ name: 'check: Contact → Create', nodes, connections: {} }));
+	const look = async (name: string) => {
+		await editor.openNode(name);
+		const lines = await parameterLines(editor);
+		// Additional Fields' "Add Field" (the first collection of the panel).
+		await editor.page.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]').first().click({ timeout: 10_000 });
+		await editor.page.waitForTimeout(600);
+		const offered: string[] = await editor.page.$$eval('.el-select-dropdown__item', (items: HTMLElement[]) => items.filter((item) => item.offsetParent !== null).map((item) => item.innerText.trim()));
+		await editor.page.keyboard.press('Escape');
+		await editor.closeNode();
+		return { lines, offered };
+	};
+	const fresh = await look('New contact node');
+	const saved = await look('Saved contact node');
+	const top = (lines: string[]) => lines.slice(lines.indexOf('Operation') + 1, lines.indexOf('If Already Exists'));
+	const keys = ['Email', 'First Name', 'Last Name'];
+	const ok =
+		same(top(fresh.lines), keys) &&
+		same(top(saved.lines), []) &&
+		fresh.offered.length > 5 &&
+		!keys.some((key) => fresh.offered.includes(key)) &&
+		keys.every((key) => saved.offered.includes(key));
+	report('contact-create: Contact → Create shows Email, First Name and Last Name on top in a new node', ok, [
+		`new node (${NEWEST}): ${show(fresh.lines.slice(1, 9))}`,
+		`saved 1.1 node: ${show(saved.lines.slice(1, 6))}`,
+		`Additional Fields → Add Field offers ${fresh.offered.length} in the new node (Email, First Name, Last Name among them: ${keys.some((key) => fresh.offered.includes(key))}), ${saved.offered.length} in the saved one (they are: ${keys.every((key) => saved.offered.includes(key))})`,
+	]);
+}
+
+/** 7: Deal Note → Create's output names its deal. */
+async function checkDealNote(editor: Editor): Promise<void> {
+	const node = editorNode('Note on the deal', 'loanCrmDeals', { resource: 'dealNote', operation: 'create', dealId: { __rl: true, mode: 'id', value: '10001' }, title: 'Browser check', detail: 'Deal Note → Create names its deal' }, 'c9000000-0000-4000-8000-000000000001');
+	await editor.openWorkflow(await editor.createWorkflow(manualWorkflow('check: Deal Note → Create', node)));
+	const toasts = await editor.executeWorkflow();
+	await editor.openNode('Note on the deal');
+	const { headers, rows } = await editor.outputTable();
+	await editor.closeNode();
+	const row = Object.fromEntries(headers.map((header, index) => [header, rows[0]?.[index]]));
+	report('deal-note: Deal Note → Create returns dealId', toasts.some((toast) => /executed successfully/i.test(toast)) && same(headers.slice(0, 3), ['id', 'type', 'dealId']) && row.dealId === '10001', [
+		`columns: ${show(headers)}; dealId=${row.dealId}`,
+	]);
+}
+
 /** The checks by name; `deals-trigger` reports trigger-items and panel-entries. */
 const CHECKS: Record<string, { title: string; run: (editor: Editor) => Promise<void> }> = {
 	'deals-trigger': { title: 'trigger-items / panel-entries: Deals Trigger from the nodes panel', run: checkDealsTrigger },
@@ -449,6 +760,12 @@ const CHECKS: Record<string, { title: string; run: (editor: Editor) => Promise<v
 	'id-checks': { title: 'id-checks: Task → Update with Task ID "abc" and Assignee ID "1.5"', run: checkIdChecks },
 	hints: { title: 'hints: no literal markdown in any node panel', run: checkHints },
 	'sticky-notes': { title: 'sticky-notes: every example note shows its whole text', run: checkStickyNotes },
+	examples: { title: 'examples: every Loan CRM node of the examples at the newest version', run: checkExamples },
+	'lead-create': { title: 'lead-create: Lead → Create, one shape; no reference said', run: checkLeadCreate },
+	labels: { title: 'labels: plain words in a new node', run: checkLabels },
+	'custom-entries': { title: 'custom-entries: one custom entry per Resource list', run: checkCustomEntries },
+	'contact-create': { title: 'contact-create: Contact → Create shows its key fields on top', run: checkContactCreate },
+	'deal-note': { title: 'deal-note: Deal Note → Create returns dealId', run: checkDealNote },
 };
 
 /** Runs every check (or those named in `only`); returns the number that failed. */

@@ -7,7 +7,7 @@ import { createRequire } from 'module';
 
 import type { IConnections, INode, INodeParameters } from 'n8n-workflow';
 
-import { NODE_VERSIONS } from '../../nodes/shared/operation/versions';
+import { NODE_VERSIONS } from '../../nodes/shared/service/versions';
 import { DEV_CREDENTIAL } from '../dev-examples';
 import { DEV_OWNER } from '../e2e/n8n';
 import { CREDENTIAL_TYPE, connect, loanCrmNode, manualTrigger as manualTriggerNode } from '../e2e/workflows';

@@ -61,10 +61,13 @@ export interface PacingCase {
 }
 
 const contactsInput = (count: number) => Array.from({ length: count }, (_, n) => ({ n }));
+/** Contact → Create as a new node has it (version 1.2: its key fields on top). */
 const createContacts = (tag: string) => ({
 	resource: 'contact',
 	operation: 'create',
-	additionalFields: { firstName: `={{ "${tag} " + $json.n }}`, lastName: 'Bulk', email: `={{ "${tag}" + $json.n + "@example.com" }}` },
+	firstName: `={{ "${tag} " + $json.n }}`,
+	lastName: 'Bulk',
+	email: `={{ "${tag}" + $json.n + "@example.com" }}`,
 });
 
 /** Items failed, lost (no record and no failed item) and repeated (more than one record) for a create job. */

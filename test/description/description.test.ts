@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'fs';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { loadPackageSource } from '../../harness';
+import { NODE_VERSIONS } from '../../nodes/shared/service/versions';
 import { descriptionLines } from './compact';
 import { CATALOGUES, resolvedLines } from './resolved';
 import { checkTextSnapshot, lineDifferences, methodNames } from './snapshot';
@@ -37,7 +38,7 @@ describe('description snapshots', () => {
 	it.each(source.nodes.map((node) => [node.name, node] as const))('node %s', (name, node) => {
 		const codexFile = node.sourcePath.replace(/\.ts$/, '.json');
 		// An action node's parameters, then what each version resolves to per operation (versions.test.ts).
-		const resolved = name in CATALOGUES ? [1, 1.1].flatMap((version) => resolvedLines(NodeHelpers, name, version)) : [];
+		const resolved = name in CATALOGUES ? NODE_VERSIONS.flatMap((version) => resolvedLines(NodeHelpers, name, version)) : [];
 		checkTextSnapshot(name, [
 			...descriptionLines(node.type.description, {
 				methods: 'methods' in node.type && node.type.methods ? node.type.methods : undefined,

@@ -14,6 +14,7 @@ import { OPERATIONS as TASK_SPECS } from '../../nodes/LoanCrmLeadsAndTasks/opera
 import { OPERATIONS as ASSET_SPECS } from '../../nodes/LoanCrmOrganisationsAndAssets/operations';
 import type { Operation } from '../../nodes/shared/operation/operation';
 import { resolveOperations } from '../../nodes/shared/operation/operation';
+import { hasOperation } from '../../nodes/shared/service/versions';
 import type { ShownProperty } from './compact';
 import { resolvedLine } from './compact';
 import type { NodeHelpersLike } from './n8nCopies';
@@ -57,7 +58,7 @@ export function resolvedParameters(helpers: NodeHelpersLike, description: INodeT
 	const node = { typeVersion, parameters: {} } as unknown as INode;
 	return Object.fromEntries(
 		// A node of this version has only the operations it lists (a row's `since`).
-		operations.filter((spec) => (spec.since ?? 1) <= typeVersion).map((spec) => {
+		operations.filter((spec) => hasOperation({ typeVersion }, spec)).map((spec) => {
 			const parameters = helpers.getNodeParameters(description.properties, { resource: spec.resource, operation: spec.operation }, true, false, node, description) ?? {};
 			const shown = description.properties.filter((property) => helpers.displayParameter(parameters, property, node, description)).map(shownProperty);
 			return [`${spec.resource}.${spec.operation}`, { parameters, shown }];

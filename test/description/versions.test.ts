@@ -3,11 +3,12 @@
  * copy at hand (n8nCopies.ts): the parameters a node of each version shows and the values it starts
  * with, plain and as an AI agent's tool (the `…Tool` copy n8n makes).
  *
- * Version 1 is what saved workflows run: its resolved parameters are pinned, one line per variant
- * and operation (taken before version 1.1 existed; version 1.1 below them), in the node's snapshot
- * snapshots/<node>.txt (description.test.ts), so a change to what a saved workflow sees shows up as
- * a changed line of that file. Version 1.1 is what new nodes get: a tool's arguments come filled by
- * the model, and new nodes are named as n8n names them.
+ * Every version's resolved parameters are pinned, one line per variant and operation, in the node's
+ * snapshot snapshots/<node>.txt (description.test.ts): version 1 (what workflows saved before 1.1
+ * run; its lines taken before version 1.1 existed), 1.1 (taken before 1.2 existed), then 1.2. A
+ * change to what a saved workflow sees shows up as a changed `@v1` or `@v1.1` line of that file. From
+ * version 1.1 a tool's arguments come filled by the model; the newest version is what the editor
+ * gives a new node, and new nodes are named as n8n names them.
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -15,6 +16,8 @@ import { join } from 'path';
 import type { INodeTypeDescription } from 'n8n-workflow';
 
 import { toolArguments } from '../../nodes/shared/description/toolArguments';
+import { operationAt } from '../../nodes/shared/operation/operation';
+import { NEWEST_VERSION, NODE_VERSIONS, hasOperation } from '../../nodes/shared/service/versions';
 import { workflowCopies } from './n8nCopies';
 import { CATALOGUES, allResolved, resolvedLines, resolvedParameters, source, variants } from './resolved';
 
@@ -25,7 +28,7 @@ describe('version 1: what saved workflows see', () => {
 		const pinned = new Set(readFileSync(join(__dirname, 'snapshots', `${name}.txt`), 'utf8').split('\n'));
 		const lines = resolvedLines(copies[0].helpers, name, 1);
 		// Operations added after version 1 (`since`) are not version 1's.
-		expect(lines.length).toBe(2 * CATALOGUES[name].filter((spec) => (spec.since ?? 1) <= 1).length);
+		expect(lines.length).toBe(2 * CATALOGUES[name].filter((spec) => hasOperation({ typeVersion: 1 }, spec)).length);
 		expect(lines.filter((line) => !pinned.has(line))).toEqual([]);
 	});
 
@@ -34,13 +37,18 @@ describe('version 1: what saved workflows see', () => {
 	});
 });
 
-describe('version 1.1: new nodes', () => {
-	it("is what the editor gives a new node, with no defaultVersion, so n8n adds its Custom API Call entry", () => {
+/** The versions whose tools come with their arguments wired: 1.1 and every later one. */
+const TOOL_VERSIONS = NODE_VERSIONS.filter((version) => version >= 1.1);
+
+describe('version 1.1 and later', () => {
+	it('the newest version is what the editor gives a new node: defaultVersion states it, so n8n adds no Custom API Call entry', () => {
 		// n8n 1.123 to 2.41 (load-nodes-and-credentials.js injectCustomApiCallOptions) add the entry
-		// only when `defaultVersion` is unset or equals `version`; the editor then takes the last version.
+		// only when `defaultVersion` is unset or equals `version`, which an array never does; the editor
+		// gives a new node `defaultVersion` (resolveNodeVersion), else the last version.
 		for (const name of ['loanCrmDeals', 'loanCrmContacts', 'loanCrmLeadsAndTasks', 'loanCrmOrganisationsAndAssets']) {
 			const description = source.nodes.find((node) => node.name === name)?.type.description as INodeTypeDescription;
-			expect({ name, defaultVersion: description.defaultVersion, version: description.version }).toEqual({ name, defaultVersion: undefined, version: [1, 1.1] });
+			expect({ name, defaultVersion: description.defaultVersion, version: description.version }).toEqual({ name, defaultVersion: NEWEST_VERSION, version: [...NODE_VERSIONS] });
+			expect(NEWEST_VERSION).toBe(Math.max(...NODE_VERSIONS));
 		}
 	});
 
@@ -54,17 +62,19 @@ describe('version 1.1: new nodes', () => {
 		return [];
 	}
 
-	it.each(copies.map((copy) => [copy.label, copy.helpers] as const))(
-		'a tool starts with every argument its description names filled by the model, a plain node with none (%s)',
-		(_label, helpers) => {
+	it.each(copies.flatMap((copy) => TOOL_VERSIONS.map((version) => [version, copy.label, copy.helpers] as const)))(
+		'version %s: a tool starts with every argument its description names filled by the model, a plain node with none (%s)',
+		(version, _label, helpers) => {
 			let wired = 0;
 			for (const [name, operations] of Object.entries(CATALOGUES)) {
 				const { plain, tool } = variants(name);
-				const resolvedTool = resolvedParameters(helpers, tool, operations, 1.1);
-				const resolvedPlain = resolvedParameters(helpers, plain, operations, 1.1);
-				for (const spec of operations) {
+				const resolvedTool = resolvedParameters(helpers, tool, operations, version);
+				const resolvedPlain = resolvedParameters(helpers, plain, operations, version);
+				// A node of this version has only the operations it lists (a row's `since`: Fact Find → Create from 1.2).
+				for (const spec of operations.filter((candidate) => hasOperation({ typeVersion: version }, candidate))) {
 					const op = `${spec.resource}.${spec.operation}`;
-					const expected = toolArguments(spec).map((entry) => ({ path: entry.path.join('.'), key: entry.key }));
+					// The arguments of the operation as this version has it (Contact → Create's E-mail on top from 1.2).
+					const expected = toolArguments(operationAt(spec, version)).map((entry) => ({ path: entry.path.join('.'), key: entry.key }));
 					expect({ name, op, wired: fromAIKeys(resolvedTool[op].parameters).sort((a, b) => a.path.localeCompare(b.path)) }).toEqual({
 						name,
 						op,
@@ -74,22 +84,32 @@ describe('version 1.1: new nodes', () => {
 					wired += expected.length;
 				}
 			}
-			expect(wired).toBe(114); // 92 + If_Already_Exists on the three creates that can match an existing record + Lead → Create's 10 agentFields and Allocate_To + Deal Note → Create's 3 + Fact Find → Create's Fact_Find_JSON, Note_Title, Note_Details, Allocate_To and If_Already_Exists
+			// 92 + If_Already_Exists on the three creates of 1.1 that can match an existing record + Lead →
+			// Create's 10 agentFields and Allocate_To + Deal Note → Create's 3 = 109; from 1.2 also Fact Find →
+			// Create's Fact_Find_JSON, Note_Title, Note_Details, Allocate_To and If_Already_Exists.
+			expect({ version, wired }).toEqual({ version, wired: version >= 1.2 ? 114 : 109 });
 		},
 	);
 
-	it.each(copies.map((copy) => [copy.label, copy.helpers] as const))('resolves the same with %s', (_label, helpers) => {
-		expect(allResolved(helpers, 1.1)).toEqual(allResolved(copies[0].helpers, 1.1));
+	it.each(copies.flatMap((copy) => TOOL_VERSIONS.map((version) => [version, copy.label, copy.helpers] as const)))('version %s resolves the same with %s', (version, _label, helpers) => {
+		expect(allResolved(helpers, version)).toEqual(allResolved(copies[0].helpers, version));
 	});
 
-	it('shows Simplify only where it changes the output (records with a summary), and the Output option on no tool', () => {
+	it('shows Simplify only where it changes the output (records with a summary; from 1.2 a lead created or found), and the Output option on no tool', () => {
 		const shown = (resolved: ReturnType<typeof allResolved>, variant: 'plain' | 'tool', name: string) =>
 			Object.entries(resolved[name][variant]).map(([op, entry]) => [op, entry.shown.map((property) => property.name as string)] as const);
-		const v1_1 = allResolved(copies[0].helpers, 1.1);
-		const withSimplify = Object.keys(CATALOGUES).flatMap((name) => shown(v1_1, 'plain', name).filter(([, names]) => names.includes('simplify')).map(([op]) => `${name} ${op}`));
-		expect(withSimplify).toEqual(['loanCrmDeals deal.getMany', 'loanCrmDeals deal.get', 'loanCrmDeals dealStructure.getDeal']);
-		const toolOptions = Object.keys(CATALOGUES).flatMap((name) => shown(v1_1, 'tool', name).flatMap(([, names]) => names.filter((entry) => entry === 'agentOutput')));
-		expect(toolOptions).toEqual([]);
+		const withSimplify = (version: number) => {
+			const resolved = allResolved(copies[0].helpers, version);
+			return Object.keys(CATALOGUES).flatMap((name) => shown(resolved, 'plain', name).filter(([, names]) => names.includes('simplify')).map(([op]) => `${name} ${op}`));
+		};
+		expect(withSimplify(1.1)).toEqual(['loanCrmDeals deal.getMany', 'loanCrmDeals deal.get', 'loanCrmDeals dealStructure.getDeal']);
+		// From 1.2 a create found through another type (a lead, a fact find: the deal) has one shape either way.
+		expect(withSimplify(NEWEST_VERSION)).toEqual(['loanCrmDeals deal.getMany', 'loanCrmDeals deal.get', 'loanCrmDeals dealStructure.getDeal', 'loanCrmLeadsAndTasks lead.create', 'loanCrmLeadsAndTasks structuredLead.create']);
+		for (const version of TOOL_VERSIONS) {
+			const resolved = allResolved(copies[0].helpers, version);
+			const toolOptions = Object.keys(CATALOGUES).flatMap((name) => shown(resolved, 'tool', name).flatMap(([, names]) => names.filter((entry) => entry === 'agentOutput')));
+			expect(toolOptions).toEqual([]);
+		}
 	});
 });
 
@@ -100,8 +120,8 @@ describe('names a new node gets', () => {
 			let checked = 0;
 			for (const [name, operations] of Object.entries(CATALOGUES)) {
 				const { plain, tool } = variants(name);
-				const resolvedTool = resolvedParameters(helpers, tool, operations, 1.1);
-				const resolvedPlain = resolvedParameters(helpers, plain, operations, 1.1);
+				const resolvedTool = resolvedParameters(helpers, tool, operations, NEWEST_VERSION);
+				const resolvedPlain = resolvedParameters(helpers, plain, operations, NEWEST_VERSION);
 				for (const spec of operations) {
 					const op = `${spec.resource}.${spec.operation}`;
 					const toolName = helpers.makeNodeName(resolvedTool[op].parameters, tool);

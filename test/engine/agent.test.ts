@@ -1,7 +1,7 @@
 /**
  * The action nodes as an AI agent's tools, in n8n-core's engine: each node's `…Tool` copy attached
  * to a harness agent that calls it through n8n-core's createNodeAsTool (the path n8n's AI Agent and
- * MCP Server Trigger use). Version 1.1 tools exactly as the editor adds them (their arguments come
+ * MCP Server Trigger use). Tools of the newest version exactly as the editor adds them (their arguments come
  * with them); version 1 tools as saved workflows have them, `$fromAI` wired by their author. What
  * the agent reads (tool descriptions, input schemas), what it gets back (small, compact answers) and
  * errors it can correct itself from; the requests the sandbox received.
@@ -11,6 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Registry } from '../../harness';
 import type { AgentCall, ListedTool, ToolSpec } from '../../harness/tools';
 import { createToolRegistry, runAgent, toolAsTheEditorAddsIt } from '../../harness/tools';
+import { NEWEST_VERSION } from '../../nodes/shared/service/versions';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
 
 const env = useSandbox();
@@ -215,9 +216,9 @@ describe('version 1 (saved workflows): errors the caller can correct itself from
 	});
 });
 
-// --- version 1.1: tools as the editor adds them ---------------------------------------------------
+// --- version 1.1 and later: tools as the editor adds them (the newest version) ---------------------
 
-/** A version 1.1 tool node exactly as the editor adds it from the agent's tool connector. */
+/** A tool node of the newest version exactly as the editor adds it from the agent's tool connector. */
 const added = (node: string, resource: string, operation: string): ToolSpec => toolAsTheEditorAddsIt(registry, node, { resource, operation });
 
 /** `Key:type` with `!` for required and `=default` otherwise, as the model is told. */
@@ -228,11 +229,11 @@ function schemaSummary(tool: ListedTool): string[] {
 /** Characters of an answer per record. */
 const perRecord = (text: string, count: number) => text.length / count;
 
-describe('version 1.1: a tool as the editor adds it works with no change by its author', () => {
+describe('the newest version (arguments wired since 1.1): a tool as the editor adds it works with no change by its author', () => {
 	it('is named "<action> in Loan CRM", saves no $fromAI for the model-filled top-level parameters and offers the arguments its description names', async () => {
 		const deals = added('loanCrmDeals', 'deal', 'getMany');
 		expect(deals.name).toBe('Get many deals in Loan CRM');
-		expect(deals.typeVersion).toBe(1.1);
+		expect(deals.typeVersion).toBe(NEWEST_VERSION);
 		// The editor saves what differs from the defaults: the collections (n8n always saves them).
 		expect(Object.keys(deals.parameters).sort()).toEqual(['options', 'requestOptions']);
 		expect(Object.keys(deals.parameters.options as IDataObject).sort()).toEqual(['fields', 'filter', 'sort']);
@@ -399,7 +400,7 @@ describe('version 1.1: a tool as the editor adds it works with no change by its 
 			{ tool: 'Get_many_deals_in_Loan_CRM', args: { Sort: 'updated desc' } },
 		]);
 		expect(answers.map((answer) => String(answer.error).split(/;|\n/)[0])).toEqual([
-			'Parameter "Task ID" (tool argument "Task_ID") must be a whole number from 1 to 2147483647',
+			'Parameter "Task ID" (tool argument "Task_ID") must be a record ID (a whole number)',
 			'Parameter "Update Fields → Due Date" (tool argument "Due_Date") must be a date and time (ISO 8601, e.g. 2026-11-21T09:30:00Z)',
 			'Add at least one field under "Update Fields"',
 			'Parameter "Options → Filter" (tool argument "Filter") uses the operator =',
@@ -448,7 +449,7 @@ describe('errors name the tool argument however the model fills a parameter', ()
 		['a locator By ID with an expression typed by hand', 1, { __rl: true, mode: 'id', value: fromAI('Lead_ID', 'ID of the lead', 'number') }, 'Lead_ID'],
 		// The ✨ button makes a locator's argument text (a resource locator is neither a number nor a boolean).
 		["a locator the editor's ✨ filled (the mode stays From List)", 1, { __rl: true, mode: 'list', value: marker('Lead', 'string') }, 'Lead'],
-		['a version 1.1 tool as the editor adds it', 1.1, undefined, 'Lead'],
+		['a tool as the editor adds it (the newest version)', NEWEST_VERSION, undefined, 'Lead'],
 	])('%s', async (_how, typeVersion, leadId, key) => {
 		const tool = leadId === undefined ? { ...added('loanCrmLeadsAndTasks', 'lead', 'get'), name: 'Get lead' } : getLead(typeVersion, leadId);
 		const asText = typeof leadId === 'object' && (leadId as IDataObject).mode === 'list';
@@ -456,13 +457,15 @@ describe('errors name the tool argument however the model fills a parameter', ()
 			{ tool: 'Get_lead', args: { [key]: asText ? '999999999999' : 999999999999 } },
 			{ tool: 'Get_lead', args: { [key]: asText ? ids().lead : Number(ids().lead) } },
 		]);
-		expect(answers[0].error).toBe(`Parameter "Lead" (tool argument "${key}") must be a whole number from 1 to 2147483647; got ${asText ? '"999999999999"' : 'number 999999999999'}`);
+		// The rule in the words of the node's version: saved nodes (1) as they were, new ones (1.2) in plain words.
+		const rule = typeVersion === 1 ? 'a whole number from 1 to 2147483647' : 'a record ID (a whole number)';
+		expect(answers[0].error).toBe(`Parameter "Lead" (tool argument "${key}") must be ${rule}; got ${asText ? '"999999999999"' : 'number 999999999999'}`);
 		expect(answers[1].answer).toEqual([expect.objectContaining({ id: ids().lead })]);
 		expect(env.sandbox.apiRequests().map((request) => request.path)).toEqual([`/jsonapi/leads/${ids().lead}`]);
 	});
 
 	it('a person running the node gets the parameter alone', async () => {
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: '={{ "abc" }}' } });
-		expect(result.error?.message).toBe('Parameter "Lead" must be a whole number from 1 to 2147483647; got "abc"');
+		expect(result.error?.message).toBe('Parameter "Lead" must be a record ID (a whole number); got "abc"');
 	});
 });

@@ -199,7 +199,7 @@ describe('errors and retries on Deals → Get Many', () => {
 		const result = await env.run('loanCrmDeals', getMany({ limit: 2 }));
 		expect(result.error?.message).toBe('Loan CRM rate limit: the wait is longer than When Rate Limited allows');
 		expect(result.error?.description).toMatch(
-			/^The service asked to wait 3600 seconds \(retry-after of a 429\)\. This node waits at most 10 minute\(s\) \("Request Options → When Rate Limited, Wait Up To \(Minutes\)"\)\. The service refused it with 429, so it was not processed; it was not sent again\. Raise that option/,
+			/^The service asked to wait 3600 seconds \(retry-after of a 429\)\. This node waits at most 10 minute\(s\) \("Request Options → Rate Limit Wait \(Minutes\)"\)\. The service refused it with 429, so it was not processed; it was not sent again\. Raise that option/,
 		);
 		expect(env.sandbox.apiRequests()).toHaveLength(1);
 	});
@@ -212,7 +212,7 @@ describe('errors and retries on Deals → Get Many', () => {
 		expect(env.sandbox.apiRequests()).toHaveLength(1);
 
 		const invalid = await env.run('loanCrmDeals', getMany({ limit: 2, requestOptions: { rateLimitWaitMinutes: -1 } }));
-		expect(invalid.error?.message).toBe('Parameter "Request Options → When Rate Limited, Wait Up To (Minutes)" must be a number of minutes from 0 (fail at once) to 1440; got -1');
+		expect(invalid.error?.message).toBe('Parameter "Request Options → Rate Limit Wait (Minutes)" must be a number of minutes from 0 (fail at once) to 1440; got -1');
 		expect(env.sandbox.apiRequests()).toHaveLength(1);
 	});
 

@@ -34,9 +34,9 @@ function wordsProblems(text: string): string[] {
 	return problems;
 }
 
-/** The error item of one lead with `parameters`, Continue On Fail. */
-async function leadError(parameters: INodeParameters = {}): Promise<{ error: string; description: string }> {
-	const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', email: 'words@example.com', ...parameters }, { continueOnFail: true });
+/** The error item of one lead with `parameters`, Continue On Fail (a new node's version unless `typeVersion` says). */
+async function leadError(parameters: INodeParameters = {}, typeVersion?: number): Promise<{ error: string; description: string }> {
+	const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'create', email: 'words@example.com', ...parameters }, { continueOnFail: true, ...(typeVersion === undefined ? {} : { typeVersion }) });
 	const [item] = jsonOf(result) as IDataObject[];
 	expect(typeof item.error).toBe('string');
 	return { error: String(item.error), description: String(item.description ?? '') };
@@ -45,7 +45,13 @@ async function leadError(parameters: INodeParameters = {}): Promise<{ error: str
 describe("a lead refused by the service: the parameter a user changes, in n8n's words", () => {
 	it('an unknown integration: names External Integration, and the allow-create flag by its parameter, not externalIntegrationAllowCreate', async () => {
 		const { error } = await leadError({ externalReference: 'WORDS-1', externalIntegration: 'Brand New Form' });
+		// The flag by its label in the node's version: from 1.2 "Create Integration If Missing" (issue 41).
 		expect(error).toBe(
+			'Loan CRM rejected the data (422): "External Integration": Input validation failed. Integration \'Brand New Form\' does not exist. Set "Additional Fields → Create Integration If Missing" to true to create it with the lead.',
+		);
+		// A node saved at 1.1 names the flag as its editor labels it.
+		const saved = await leadError({ externalReference: 'WORDS-1', externalIntegration: 'Brand New Form' }, 1.1);
+		expect(saved.error).toBe(
 			'Loan CRM rejected the data (422): "External Integration": Input validation failed. Integration \'Brand New Form\' does not exist. Set "Additional Fields → External Integration Allow Create" to true to create it with the lead.',
 		);
 	});

@@ -138,7 +138,7 @@ describe('Error Trigger workflow receives', () => {
 		const failed = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: '={{ $json.id }}' }, { input: leads([env.sandbox.data.ids.lead, 'abc']) });
 		const error = ((await errorWorkflowReceives(failed)).execution as IDataObject).error as IDataObject;
 		expect(error.name).toBe('NodeOperationError');
-		expect(error.message).toBe('Parameter "Lead" must be a whole number from 1 to 2147483647; got "abc"');
+		expect(error.message).toBe('Parameter "Lead" must be a record ID (a whole number); got "abc"');
 		expect(error.context).toEqual(expect.objectContaining({ itemIndex: 1 }));
 		expect(env.sandbox.apiRequests()).toHaveLength(1);
 	});

@@ -14,6 +14,7 @@ import { adaptExample } from '../../scripts/e2e/examples';
 import { createToolRegistry, runAgent, toolAsTheEditorAddsIt } from '../../harness/tools';
 import type { LoggedRequest } from '../../sandbox';
 import { decodedQuery, jsonOf, useSandbox } from './helpers';
+import { SINCE } from '../../nodes/shared/service/versions';
 
 const env = useSandbox();
 const ids = () => env.sandbox.data.ids;
@@ -139,9 +140,10 @@ describe('Fact Find → Create: manual mapping', () => {
 		expect(bodyOf(posts()[0])).toEqual({ data: { type: 'structured-leads', attributes: { ...MANUAL_LISTS, externalReference: 'FF-0001', externalIntegration: 'MyIntegrationSource' } } });
 		const [item] = jsonOf(result);
 		const contacts = item.contacts as IDataObject[];
+		// Node version 1.2, Simplify on (the default): Lead → Create's one shape (the fact find's readable
+		// fields, the deal's ID beside its id), then the deal's contacts by the fact find's names.
 		expect(item).toEqual({
 			id: dealId,
-			type: 'structured-leads',
 			dealId,
 			customStatusName: null,
 			dealStatus: 'NewLeads',
@@ -150,7 +152,7 @@ describe('Fact Find → Create: manual mapping', () => {
 				{ entryName: 'Applicant 2', id: expect.any(String), firstName: 'Sione', lastName: 'Tupou', email: 'sione.tupou@household.example.com' },
 			],
 		});
-		expect(Object.keys(item).slice(0, 3)).toEqual(['id', 'type', 'dealId']);
+		expect(Object.keys(item)).toEqual(['id', 'dealId', 'customStatusName', 'dealStatus', 'contacts']);
 		// Stored: each salary owned by its person.
 		expect(incomesOf(String(contacts[0].id)).map((income) => income.attributes.value)).toEqual([98000]);
 		expect(incomesOf(String(contacts[1].id)).map((income) => income.attributes.value)).toEqual([87000]);
@@ -194,7 +196,7 @@ describe('Fact Find → Create: manual mapping', () => {
 		const result = await env.run('loanCrmLeadsAndTasks', MANUAL, { input: [SUBMISSION] });
 		expect(result.error).toBeUndefined();
 		const [item] = jsonOf(result);
-		expect(item).toMatchObject({ type: 'structured-leads', dealStatus: 'NewLeads', contacts: null });
+		expect(item).toMatchObject({ dealStatus: 'NewLeads', contacts: null });
 		expect(String(item.contactsError)).toMatch(new RegExp(`^The fact find is in Loan CRM \\(deal ${String(item.dealId)}\\), but reading its contacts failed: Loan CRM refused access \\(403\\)`));
 		expect(posts()).toHaveLength(1);
 	});
@@ -319,23 +321,42 @@ describe("Fact Find → Create: the lead's own parts, as on Lead → Create", ()
 		expect([created.outcome, created.matchCount, found.outcome, found.matchCount]).toEqual(['created', 0, 'found', 1]);
 		expect(found.dealId).toBe(created.dealId);
 		expect(found.contacts).toEqual(created.contacts);
+		// One shape (node version 1.2, Simplify on): the found fact find has the created one's columns, in
+		// the same order, not the deal's every field.
+		expect(Object.keys(found)).toEqual(Object.keys(created));
+		expect(Object.keys(found)).toEqual(['outcome', 'matchCount', 'id', 'dealId', 'customStatusName', 'dealStatus', 'contacts']);
 		expect(posts()).toHaveLength(1);
 		expect(requestLines().filter((request) => request.includes('deal-external-references'))).toEqual([
 			"GET /jsonapi/deal-external-references?filter=and(equals(externalReference,'FF-0001'),equals(integration.name,'MyIntegrationSource'))&sort=id&include=deal&page[size]=100",
 			"GET /jsonapi/deal-external-references?filter=and(equals(externalReference,'FF-0001'),equals(integration.name,'MyIntegrationSource'))&sort=id&include=deal&page[size]=100",
 		]);
+		// Simplify off: the fact find as Loan CRM answered the create, and a found one as its deal, every field.
+		const whole = await env.run('loanCrmLeadsAndTasks', { ...parameters, simplify: false }, { input: [SUBMISSION] });
+		const [deal] = jsonOf(whole);
+		expect(deal).toMatchObject({ outcome: 'found', matchCount: 1, id: created.dealId, type: 'deals', dealId: created.dealId, contacts: created.contacts });
+		expect(deal.dates).toEqual(expect.any(Object));
 	});
 
 	it('If Already Exists → Stop With Error names the deal; items with one reference run in item order at Requests in Parallel 4', async () => {
 		const parameters = { ...MANUAL, ifAlreadyExists: 'stopWithError', requestOptions: { requestsInParallel: 4 } };
 		const result = await env.run('loanCrmLeadsAndTasks', parameters, { input: [SUBMISSION, SUBMISSION, SUBMISSION], continueOnFail: true });
 		const items = jsonOf(result);
-		expect(items[0]).toMatchObject({ outcome: 'created', type: 'structured-leads' });
+		expect(items[0]).toMatchObject({ outcome: 'created', matchCount: 0, dealStatus: 'NewLeads' });
 		expect(items.slice(1).map((item) => item.error)).toEqual([
 			`Loan CRM already has a fact find with this external reference and external integration: ID ${String(items[0].dealId)}`,
 			`Loan CRM already has a fact find with this external reference and external integration: ID ${String(items[0].dealId)}`,
 		]);
 		expect(posts()).toHaveLength(1);
+	});
+
+	it('an item without an external reference is created without a search and says so, in the one shape with its contacts (node version 1.2)', async () => {
+		const result = await env.run('loanCrmLeadsAndTasks', { ...MANUAL, externalReference: '', ifAlreadyExists: 'returnExisting' }, { input: [SUBMISSION] });
+		expect(result.error).toBeUndefined();
+		expect(requestLines().filter((request) => request.includes('deal-external-references'))).toEqual([]);
+		const [item] = jsonOf(result);
+		expect(Object.keys(item)).toEqual(['outcome', 'matchCount', 'notSearched', 'id', 'dealId', 'customStatusName', 'dealStatus', 'contacts']);
+		expect(item).toMatchObject({ outcome: 'created', matchCount: null, notSearched: 'External Reference is empty: Loan CRM was not searched', dealId: item.id });
+		expect(item.contacts).toHaveLength(2);
 	});
 });
 
@@ -443,14 +464,20 @@ describe('Fact Find → Create in the editor', () => {
 		]);
 	});
 
-	it('exists from the newest node version: a version 1 node does not run it', async () => {
-		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'structuredLead', operation: 'create', mode: 'json', factFind: JSON.stringify(JSON_FACT_FIND) }, { typeVersion: 1 });
-		expect(result.error?.message).toBe('The operation "create" is not known for resource "structuredLead"');
+	it('exists from node version 1.2 (service/versions.ts SINCE.factFinds): a version 1 or 1.1 node does not run it', async () => {
+		expect(SINCE.factFinds).toBe(1.2);
+		for (const typeVersion of [1, 1.1]) {
+			const result = await env.run('loanCrmLeadsAndTasks', { resource: 'structuredLead', operation: 'create', mode: 'json', factFind: JSON.stringify(JSON_FACT_FIND) }, { typeVersion });
+			expect({ typeVersion, error: result.error?.message }).toEqual({ typeVersion, error: 'The operation "create" is not known for resource "structuredLead"' });
+		}
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
+		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'structuredLead', operation: 'create', mode: 'json', factFind: JSON.stringify(JSON_FACT_FIND) }, { typeVersion: 1.2 });
+		expect(result.error).toBeUndefined();
+		expect(posts()).toHaveLength(1);
 	});
 });
 
-describe('Fact Find → Create as an AI agent\'s tool (version 1.1, as the editor adds it)', () => {
+describe('Fact Find → Create as an AI agent\'s tool (the newest version, as the editor adds it)', () => {
 	it('the model fills the household as one object and the note; the description says what Loan CRM does with a fact find', async () => {
 		const registry = createToolRegistry();
 		const tools = [toolAsTheEditorAddsIt(registry, 'loanCrmLeadsAndTasks', { resource: 'structuredLead', operation: 'create' })];
@@ -470,7 +497,7 @@ describe('Fact Find → Create as an AI agent\'s tool (version 1.1, as the edito
 		const { answers } = await runAgent(registry, env.store, tools, [{ tool: tool.name, args: { Fact_Find_JSON: household, Note_Title: 'Chat enquiry' } }]);
 		expect(answers.map((answer) => answer.error)).toEqual([undefined]);
 		const [lead] = answers[0].answer as unknown as IDataObject[];
-		expect(lead).toMatchObject({ type: 'structured-leads', dealStatus: 'NewLeads', contacts: [{ entryName: 'ana', firstName: 'Ana' }] });
+		expect(lead).toMatchObject({ dealStatus: 'NewLeads', contacts: [{ entryName: 'ana', firstName: 'Ana' }] });
 		expect(bodyOf(posts()[0]).data.attributes).toEqual({
 			...household,
 			incomes: [{ ...household.incomes[0], incomeTypeId: 1 }],

@@ -19,13 +19,26 @@ afterEach(() => {
 	env.sandbox.data.reset();
 });
 
-const createContact = (ifAlreadyExists: string | undefined, additionalFields: INodeParameters, extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'contact',
-	operation: 'create',
-	...(ifAlreadyExists === undefined ? {} : { ifAlreadyExists }),
-	additionalFields,
-	...extra,
-});
+/** A contact's key fields: parameters of their own from node version 1.2, under Additional Fields before. */
+const KEY_FIELDS = ['email', 'firstName', 'lastName'];
+
+/**
+ * Contact → Create's parameters as a new node (version 1.2) has them: the key fields on top, the
+ * others under Additional Fields; `version1_1` puts them all under Additional Fields, as saved nodes
+ * of versions 1 and 1.1 have them.
+ */
+const createContact = (ifAlreadyExists: string | undefined, fields: INodeParameters, extra: INodeParameters = {}, version1_1 = false): INodeParameters => {
+	const onTop = version1_1 ? {} : Object.fromEntries(Object.entries(fields).filter(([name]) => KEY_FIELDS.includes(name)));
+	const additionalFields = Object.fromEntries(Object.entries(fields).filter(([name]) => !(name in onTop)));
+	return {
+		resource: 'contact',
+		operation: 'create',
+		...(ifAlreadyExists === undefined ? {} : { ifAlreadyExists }),
+		...onTop,
+		additionalFields,
+		...extra,
+	};
+};
 
 /** A contact created from each item's first name and e-mail. */
 const contactPerItem = (ifAlreadyExists: string, requestsInParallel: number): INodeParameters =>
@@ -146,13 +159,40 @@ describe('Contact → Create, If Already Exists', () => {
 		expect(requestLines()).toEqual([contactSearch('shared@example.com', '&fields[contacts]=email')]);
 	});
 
-	it('no e-mail: created without a search, and the item says created', async () => {
+	it('no e-mail: created without a search, and the item says it was not searched (from version 1.2; version 1.1 says created)', async () => {
 		const result = await env.run('loanCrmContacts', createContact('returnExisting', { firstName: 'NoEmail', email: '   ', lastName: 'Person' }));
 		expect(result.error).toBeUndefined();
 		expect(requestLines()).toEqual(['POST /jsonapi/contacts']);
 		// The blank e-mail is left out like an empty field, not sent as spaces.
 		expect(posts()[0].json).toEqual({ data: { type: 'contacts', attributes: { firstName: 'NoEmail', lastName: 'Person' } } });
-		expect(jsonOf(result)).toEqual([expect.objectContaining({ firstName: 'NoEmail', email: null, outcome: 'created' })]);
+		const [item] = jsonOf(result);
+		expect(item).toEqual(expect.objectContaining({ firstName: 'NoEmail', email: null, outcome: 'created', matchCount: null, notSearched: 'Email is empty: Loan CRM was not searched' }));
+		expect(Object.keys(item).slice(0, 4)).toEqual(['outcome', 'matchCount', 'notSearched', 'id']);
+
+		// A saved node of version 1.1: its fields under Additional Fields, and no notSearched.
+		env.sandbox.clearLog();
+		const saved = await env.run('loanCrmContacts', createContact('returnExisting', { firstName: 'NoEmail', email: '', lastName: 'Saved' }, {}, true), { typeVersion: 1.1 });
+		expect(requestLines()).toEqual(['POST /jsonapi/contacts']);
+		expect(posts()[0].json).toEqual({ data: { type: 'contacts', attributes: { firstName: 'NoEmail', lastName: 'Saved' } } });
+		expect(jsonOf(saved)).toEqual([expect.objectContaining({ lastName: 'Saved', outcome: 'created', matchCount: 0 })]);
+		expect(jsonOf(saved)[0]).not.toHaveProperty('notSearched');
+	});
+
+	it('version 1.1 (saved workflows) reads E-mail, First Name and Last Name under Additional Fields; version 1.2 from their own parameters', async () => {
+		const fields = { firstName: 'Keyfield', lastName: 'Person', email: 'keyfield.person@example.com', mobile: '+61400000001' };
+		const saved = await env.run('loanCrmContacts', createContact('returnExisting', fields, {}, true), { typeVersion: 1.1 });
+		const fresh = await env.run('loanCrmContacts', createContact('returnExisting', { ...fields, email: 'keyfield.other@example.com' }));
+		expect([saved.error, fresh.error]).toEqual([undefined, undefined]);
+		expect(posts().map((post) => post.json)).toEqual([
+			{ data: { type: 'contacts', attributes: { firstName: 'Keyfield', lastName: 'Person', email: 'keyfield.person@example.com', mobile: '+61400000001' } } },
+			{ data: { type: 'contacts', attributes: { email: 'keyfield.other@example.com', firstName: 'Keyfield', lastName: 'Person', mobile: '+61400000001' } } },
+		]);
+		// A version 1.2 node reads them from their own parameters only: under Additional Fields (where
+		// version 1.2 does not offer them) they are not read, and with nothing else it writes nothing.
+		env.sandbox.clearLog();
+		const misplaced = await env.run('loanCrmContacts', createContact('returnExisting', { firstName: 'Only', email: 'only.collection@example.com' }, {}, true));
+		expect(requestLines()).toEqual([]);
+		expect(misplaced.error?.message).toMatch(/Additional Fields/);
 	});
 
 	it('Stop With Error: an error naming the existing contact, nothing created; with Continue On Fail an error item and the other items go on', async () => {

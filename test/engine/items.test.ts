@@ -182,7 +182,7 @@ describe('parameters are named by the label the user sees', () => {
 		);
 		expect(property?.displayName).toBeDefined();
 		const result = await env.run(node, { resource: spec.resource, operation: spec.operation, [parameter]: 'abc', externalReference: 'x', name: 'x' });
-		expect(result.error?.message).toBe(`Parameter "${property?.displayName}" must be a whole number from 1 to 2147483647; got "abc"`);
+		expect(result.error?.message).toBe(`Parameter "${property?.displayName}" must be a record ID (a whole number); got "abc"`);
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 });

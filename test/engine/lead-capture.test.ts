@@ -67,12 +67,19 @@ describe('Lead → Create', () => {
 		const items = jsonOf(result);
 		expect(items).toHaveLength(1);
 		const id = String(items[0].id);
-		expect(items[0]).toEqual({ id, type: 'leads', dealId: id, dealStatus: 'NewLeads', customStatusName: null });
-		expect(Object.keys(items[0]).slice(0, 3)).toEqual(['id', 'type', 'dealId']);
+		// A new node (version 1.2, Simplify on): the lead's own columns, the deal's id beside its id.
+		expect(items[0]).toEqual({ id, dealId: id, customStatusName: null, dealStatus: 'NewLeads' });
+		expect(Object.keys(items[0])).toEqual(['id', 'dealId', 'customStatusName', 'dealStatus']);
 		expect(env.sandbox.data.get('deals', id)?.attributes).toMatchObject({ dealStatus: 'NewLeads', name: 'Flintstone, Fred' });
 		// The deal is the allocated adviser's: the family id of the adviser-details record picked.
 		const details = env.sandbox.data.get('adviser-details', String(allocatedTo));
 		expect(env.sandbox.data.get('deals', id)?.relationships.adviser).toEqual(details?.relationships.adviser);
+
+		// Version 1.1 (saved workflows): the lead as the service answered, with its type.
+		const saved = jsonOf(await env.run(node, { ...parameters, externalReference: 'FORM-0002' }, { typeVersion: 1.1 }));
+		const savedId = String(saved[0].id);
+		expect(saved[0]).toEqual({ id: savedId, type: 'leads', dealId: savedId, dealStatus: 'NewLeads', customStatusName: null });
+		expect(Object.keys(saved[0]).slice(0, 3)).toEqual(['id', 'type', 'dealId']);
 	});
 
 	it('Match Existing Contact By starts on Email and is sent when not changed; an existing e-mail gives no new contact', async () => {
@@ -130,7 +137,7 @@ describe('Lead → Create', () => {
 		expect(items).toHaveLength(2);
 		expect(String(items[0].error)).toContain('Title');
 		// A known value written another way is sent as the service spells it.
-		expect(items[1]).toMatchObject({ type: 'leads', dealStatus: 'NewLeads' });
+		expect(items[1]).toMatchObject({ dealStatus: 'NewLeads' });
 		expect(posts().map((request) => bodyOf(request).data.attributes.title)).toEqual(['Sir', 'Dr']);
 	});
 
@@ -198,10 +205,10 @@ describe('Lead → Create, If Already Exists (external reference + integration)'
 		expect(jsonOf(second)[0]).not.toHaveProperty('outcome');
 	});
 
-	it('Return Existing: the first run searches and creates; the same form again returns the existing deal, writes nothing', async () => {
+	it('Return Existing: the first run searches and creates; the same form again returns the existing lead, writes nothing; created and found read the same', async () => {
 		const first = await env.run('loanCrmLeadsAndTasks', submission('returnExisting'));
 		const created = jsonOf(first)[0];
-		expect(created).toMatchObject({ type: 'leads', outcome: 'created', dealStatus: 'NewLeads' });
+		expect(created).toEqual({ outcome: 'created', matchCount: 0, id: created.id, dealId: created.id, customStatusName: null, dealStatus: 'NewLeads' });
 		// The reference trimmed in the search and in the lead.
 		expect(bodyOf(posts()[0]).data.attributes.externalReference).toBe('FORM-0001');
 		const deals = env.sandbox.data.count('deals');
@@ -209,7 +216,23 @@ describe('Lead → Create, If Already Exists (external reference + integration)'
 		expect(requestLines()).toEqual([referenceSearch('FORM-0001'), 'POST /jsonapi/leads', referenceSearch('FORM-0001')]);
 		expect(env.sandbox.data.count('deals')).toBe(deals);
 		const [found] = jsonOf(again);
-		expect(found).toMatchObject({ id: created.id, type: 'deals', dealId: created.id, dealStatus: 'NewLeads', outcome: 'found', matchCount: 1 });
+		// One shape (version 1.2, Simplify on): the same columns in the same order, nothing nested.
+		expect(found).toEqual({ ...created, outcome: 'found', matchCount: 1 });
+		expect(Object.keys(found)).toEqual(Object.keys(created));
+		expect(Object.values(found).filter((value) => value !== null && typeof value === 'object')).toEqual([]);
+	});
+
+	it('Simplify off (version 1.2), and version 1.1: the lead as the service answered, the deal found with every field', async () => {
+		const created = jsonOf(await env.run('loanCrmLeadsAndTasks', { ...submission('returnExisting'), simplify: false }))[0];
+		expect(created).toEqual({ outcome: 'created', matchCount: 0, id: created.id, type: 'leads', dealId: created.id, customStatusName: null, dealStatus: 'NewLeads' });
+		for (const options of [{ parameters: { simplify: false } }, { parameters: {}, typeVersion: 1.1 }]) {
+			env.sandbox.clearLog();
+			const [found] = jsonOf(await env.run('loanCrmLeadsAndTasks', { ...submission('returnExisting'), ...options.parameters }, { typeVersion: options.typeVersion }));
+			expect(requestLines()).toEqual([referenceSearch('FORM-0001')]);
+			expect(found).toMatchObject({ outcome: 'found', matchCount: 1, id: created.id, type: 'deals', dealId: created.id, name: 'Fred', dealStatus: 'NewLeads' });
+			expect(Object.keys(found).slice(0, 5)).toEqual(['outcome', 'matchCount', 'id', 'type', 'dealId']);
+			expect(found.dates).toEqual(expect.any(Object));
+		}
 	});
 
 	it('Stop With Error: fails naming the deal, nothing written; Continue On Fail gives the error item', async () => {
@@ -223,10 +246,29 @@ describe('Lead → Create, If Already Exists (external reference + integration)'
 		expect(requestLines()).toEqual([referenceSearch('FORM-0001'), referenceSearch('FORM-0001')]);
 	});
 
-	it('an item without an external reference is created without a search', async () => {
+	it('an item without an external reference is created without a search, and says so (version 1.2); version 1.1 says only created', async () => {
 		const result = await env.run('loanCrmLeadsAndTasks', { ...submission('returnExisting'), externalReference: '' });
 		expect(requestLines()).toEqual(['POST /jsonapi/leads']);
-		expect(jsonOf(result)[0]).toMatchObject({ outcome: 'created' });
+		const [item] = jsonOf(result);
+		expect(item).toEqual({
+			outcome: 'created',
+			matchCount: null,
+			notSearched: 'External Reference is empty: Loan CRM was not searched',
+			id: item.id,
+			dealId: item.id,
+			customStatusName: null,
+			dealStatus: 'NewLeads',
+		});
+		// Both empty: both named. An expression that gives an empty value counts as empty.
+		env.sandbox.clearLog();
+		const neither = await env.run('loanCrmLeadsAndTasks', { ...submission('stopWithError'), externalReference: '={{ "" }}', externalIntegration: ' ' });
+		expect(requestLines()).toEqual(['POST /jsonapi/leads']);
+		expect(jsonOf(neither)[0].notSearched).toBe('External Reference and External Integration are empty: Loan CRM was not searched');
+		env.sandbox.clearLog();
+		const saved = await env.run('loanCrmLeadsAndTasks', { ...submission('returnExisting'), externalReference: '' }, { typeVersion: 1.1 });
+		expect(requestLines()).toEqual(['POST /jsonapi/leads']);
+		expect(jsonOf(saved)[0]).toMatchObject({ outcome: 'created', matchCount: 0 });
+		expect(jsonOf(saved)[0]).not.toHaveProperty('notSearched');
 	});
 
 	const input = [
@@ -285,9 +327,16 @@ describe('Deal Note → Create', () => {
 			},
 		});
 		const [item] = jsonOf(result);
-		expect(item).toMatchObject({ type: 'deal-notes', title: 'Called the client', detail: 'Wants a call back about refinancing on Friday.' });
+		expect(item).toMatchObject({ type: 'deal-notes', dealId: ids().dealWithoutNotes, title: 'Called the client', detail: 'Wants a call back about refinancing on Friday.' });
 		expect(typeof item.writtenBy).toBe('string');
 		expect(env.sandbox.data.list('deal-notes').filter((note) => note.relationships.deal !== null && (note.relationships.deal as { id: string }).id === ids().dealWithoutNotes)).toHaveLength(1);
+		// The note's columns as Deal Note → Get Many gives them: its deal's ID right after id and type.
+		const listed = jsonOf(await env.run('loanCrmDeals', { resource: 'dealNote', operation: 'getMany', dealId: ids().dealWithoutNotes }));
+		expect(listed.map((note) => Object.keys(note))).toEqual([Object.keys(item)]);
+		expect(listed).toEqual([item]);
+		// Version 1.1 (saved workflows): the note as the service answered, without dealId.
+		const saved = jsonOf(await env.run(node, parameters, { typeVersion: 1.1 }));
+		expect(Object.keys(saved[0])).toEqual(['id', 'type', 'title', 'writtenBy', 'detail']);
 	});
 
 	it('a title over 2000 characters fails before any request, naming Title; a deal the expression leaves empty names Deal', async () => {
@@ -359,19 +408,20 @@ describe('examples/web-form-to-lead.json', () => {
 		});
 		const [lead] = first.output('Create lead').map((item) => item.json);
 		const [found] = again.output('Create lead').map((item) => item.json);
-		expect(lead).toMatchObject({ type: 'leads', outcome: 'created', dealStatus: 'NewLeads' });
-		expect(found).toMatchObject({ id: lead.id, dealId: lead.dealId, outcome: 'found', matchCount: 1 });
+		// The example's nodes are at the newest version: created and found read the same.
+		expect(lead).toEqual({ outcome: 'created', matchCount: 0, id: lead.id, dealId: lead.id, customStatusName: null, dealStatus: 'NewLeads' });
+		expect(found).toEqual({ ...lead, outcome: 'found', matchCount: 1 });
 		const notes = [...first.output('Add the message to the deal'), ...again.output('Add the message to the deal')].map((item) => item.json);
 		expect(notes).toEqual([
-			expect.objectContaining({ type: 'deal-notes', title: 'Web form: Aroha Ngata', detail: 'Refinancing our home loan' }),
-			expect.objectContaining({ type: 'deal-notes', title: 'Web form: Aroha Ngata', detail: 'Refinancing our home loan' }),
+			expect.objectContaining({ type: 'deal-notes', dealId: lead.dealId, title: 'Web form: Aroha Ngata', detail: 'Refinancing our home loan' }),
+			expect.objectContaining({ type: 'deal-notes', dealId: lead.dealId, title: 'Web form: Aroha Ngata', detail: 'Refinancing our home loan' }),
 		]);
 		for (const note of posts().slice(1)) expect(bodyOf(note).data.relationships).toEqual({ deal: { data: { type: 'deals', id: String(lead.dealId) } } });
 		expect(env.sandbox.data.count('integrations')).toBe(integrations + 1);
 	});
 });
 
-describe('as AI agent tools (version 1.1, as the editor adds them)', () => {
+describe('as AI agent tools (the newest version, as the editor adds them)', () => {
 	it('the model fills the person and the note of a lead, and the title and detail of a note on the deal it names', async () => {
 		const registry = createToolRegistry();
 		const tools = [
@@ -391,7 +441,7 @@ describe('as AI agent tools (version 1.1, as the editor adds them)', () => {
 		]);
 		expect(answers.map((answer) => answer.error)).toEqual([undefined]);
 		const lead = (answers[0].answer as unknown as IDataObject[])[0];
-		expect(lead).toMatchObject({ type: 'leads', dealStatus: 'NewLeads' });
+		expect(lead).toEqual({ id: lead.id, dealId: lead.id, dealStatus: 'NewLeads' });
 		const note = await runAgent(registry, env.store, tools, [{ tool: 'Create_a_deal_note_in_Loan_CRM', args: { Deal: Number(lead.dealId), Title: 'Called back', Detail: 'Booked a meeting' } }]);
 		expect(note.answers.map((answer) => answer.error)).toEqual([undefined]);
 		expect(requestLines()).toEqual(['POST /jsonapi/leads', 'POST /jsonapi/deal-notes']);

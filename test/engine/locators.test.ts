@@ -13,6 +13,7 @@ import type { LoggedRequest } from '../../sandbox';
 import { ID_LIST_PATTERN, ID_PATTERN } from '../../nodes/shared/description/locators';
 import { LIST_PAGE_SIZE, searchFilter } from '../../nodes/shared/execution/methods/listSearch';
 import { parseId, parseIdList } from '../../nodes/shared/input/values';
+import { NEWEST_VERSION } from '../../nodes/shared/service/versions';
 import { jsonOf, useSandbox, webFormExample } from './helpers';
 
 const env = useSandbox();
@@ -35,15 +36,19 @@ function descriptionOf(node: string): INodeTypeDescription {
 }
 
 /** Every parameter of a node with its path, collections included. */
-function allParameters(properties: INodeProperties[], prefix = ''): Array<{ path: string; property: INodeProperties }> {
-	return properties.flatMap((property) => [
-		{ path: `${prefix}${property.name}`, property },
-		...(property.type === 'collection' ? allParameters((property.options ?? []) as INodeProperties[], `${prefix}${property.name}.`) : []),
-		// A fixed collection's entries (a fact find's lists), each group's values.
-		...(property.type === 'fixedCollection'
-			? ((property.options ?? []) as Array<{ name: string; values: INodeProperties[] }>).flatMap((group) => allParameters(group.values, `${prefix}${property.name}.${group.name}.`))
-			: []),
-	]);
+/** Every parameter and collection entry, with the `@version` condition it is shown under (a collection's for its entries). */
+function allParameters(properties: INodeProperties[], prefix = '', inherited?: unknown): Array<{ path: string; property: INodeProperties; versions?: unknown }> {
+	return properties.flatMap((property) => {
+		const versions = property.displayOptions?.show?.['@version'] ?? inherited;
+		return [
+			{ path: `${prefix}${property.name}`, property, versions },
+			...(property.type === 'collection' ? allParameters((property.options ?? []) as INodeProperties[], `${prefix}${property.name}.`, versions) : []),
+			// A fixed collection's entries (a fact find's lists), each group's values.
+			...(property.type === 'fixedCollection'
+				? ((property.options ?? []) as Array<{ name: string; values: INodeProperties[] }>).flatMap((group) => allParameters(group.values, `${prefix}${property.name}.${group.name}.`, versions))
+				: []),
+		];
+	});
 }
 
 describe('From List: searching deals and contacts as the user types', () => {
@@ -172,7 +177,7 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 		const byIdOnly: string[] = [];
 		for (const node of ACTION_NODES) {
 			const description = descriptionOf(node);
-			for (const { path, property } of allParameters(description.properties)) {
+			for (const { path, property, versions } of allParameters(description.properties)) {
 				if (!/Ids?$/.test(property.name)) continue;
 				const operations = property.displayOptions?.show?.operation ?? [''];
 				const where = `${node} ${path} ${String(property.displayOptions?.show?.resource ?? '')}.${String(operations)}`;
@@ -181,10 +186,17 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 				const list = property.name.endsWith('Ids');
 				// A referrer's ID is text to the service: By ID takes it unchecked.
 				const textId = property.name === 'sourceReferrerId';
-				expect([where, byId?.validation]).toEqual([
-					where,
-					textId ? undefined : [{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: `${property.displayName} must be ${list ? 'whole numbers' : 'a whole number'} from 1 to 2147483647${list ? ', separated by commas' : ''}` } }],
-				]);
+				// The rule in the words of the versions the copy is for: from 1.2 "a record ID (a whole number)".
+				const condition = versions as Parameters<typeof NodeHelpers.checkConditions>[0] | undefined;
+				const newest = condition === undefined || NodeHelpers.checkConditions(condition, [NEWEST_VERSION]);
+				const oldest = condition === undefined || NodeHelpers.checkConditions(condition, [1]);
+				expect([where, newest && oldest]).toEqual([where, false]);
+				const rule = newest
+					? list
+						? 'must be record IDs (whole numbers), separated by commas'
+						: 'must be a record ID (a whole number)'
+					: `must be ${list ? 'whole numbers' : 'a whole number'} from 1 to 2147483647${list ? ', separated by commas' : ''}`;
+				expect([where, byId?.validation]).toEqual([where, textId ? undefined : [{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: `${property.displayName} ${rule}` } }]]);
 				if (property.modes?.some((mode) => mode.name === 'list')) {
 					withList.push(where);
 					expect(property.modes.find((mode) => mode.name === 'list')?.typeOptions?.searchable).toBe(true);
@@ -320,8 +332,12 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 		const description = descriptionOf('loanCrmDeals');
 		const parameters = { resource: 'deal', operation: 'get', dealId: locator('12a', 'id') };
 		const node = { id: 'x', name: 'Loan CRM Deals', type: 'n8n-nodes-loan-crm.loanCrmDeals', typeVersion: 1, position: [0, 0] as [number, number], parameters };
+		// A saved node (version 1): the rule as it was worded; a new one (1.2): in plain words.
 		expect(NodeHelpers.getNodeParametersIssues(description.properties, node, description)).toEqual({
 			parameters: { dealId: ['Deal must be a whole number from 1 to 2147483647'] },
+		});
+		expect(NodeHelpers.getNodeParametersIssues(description.properties, { ...node, typeVersion: NEWEST_VERSION }, description)).toEqual({
+			parameters: { dealId: ['Deal must be a record ID (a whole number)'] },
 		});
 		node.parameters = { ...parameters, dealId: locator(' 10001 ', 'id') };
 		expect(NodeHelpers.getNodeParametersIssues(description.properties, node, description)).toBeNull();
@@ -338,9 +354,12 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 		 */
 		const issues = (path: string, parameters: Record<string, unknown>) => {
 			const [parent, name] = path.includes('.') ? path.split('.') : ['', path];
+			// The copy a node of version 1 shows (Request Options has one per version from 1.2).
 			const onTaskUpdate = (property: INodeProperties) => {
 				const show = property.displayOptions?.show;
-				return show === undefined || (show.resource?.[0] === 'task' && show.operation?.[0] === 'update');
+				const version = show?.['@version'] as Parameters<typeof NodeHelpers.checkConditions>[0] | undefined;
+				if (version !== undefined && !NodeHelpers.checkConditions(version, [1])) return false;
+				return show?.resource === undefined || (show.resource[0] === 'task' && show.operation?.[0] === 'update');
 			};
 			const container = parent === '' ? description.properties : ((description.properties.find((property) => property.name === parent && onTaskUpdate(property))?.options ?? []) as INodeProperties[]);
 			const property = container.find((candidate) => candidate.name === name && onTaskUpdate(candidate));
@@ -380,6 +399,9 @@ describe('Every ID parameter is a resource locator, checked in the editor', () =
 		expect(NodeHelpers.getParameterIssues(assignee, parameters as INode['parameters'], 'updateFields', node, description).parameters).toEqual({
 			assigneeId: ['Assignee ID must be a whole number from 1 to 2147483647'],
 		});
+		// The same two in a new node, in plain words.
+		const fresh = { ...node, typeVersion: NEWEST_VERSION };
+		expect(NodeHelpers.nodeIssuesToString(NodeHelpers.getNodeParametersIssues(description.properties, fresh, description) ?? {}, fresh)).toEqual(['Task ID must be a record ID (a whole number)']);
 	});
 });
 
@@ -402,7 +424,7 @@ describe('Locator values and old-style values are read alike', () => {
 
 	it('a locator with nothing picked is stopped before any request', async () => {
 		const result = await env.run('loanCrmDeals', { resource: 'customStatus', operation: 'get', dealId: locator('={{ "" }}', 'id') });
-		expect(result.error?.message).toBe('Parameter "Deal" must be a whole number from 1 to 2147483647; got ""');
+		expect(result.error?.message).toBe('Parameter "Deal" must be a record ID (a whole number); got ""');
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 
@@ -514,15 +536,15 @@ describe('ID fields that became By-ID locators read old and new values alike', (
 		const parameters = { resource: 'task', operation: 'update', updateFields: { progress: 'InProgress' } };
 		// A plain value: the node's own check, naming the field.
 		const old = await env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: 'abc' });
-		expect(old.error?.message).toBe('Parameter "Task ID" must be a whole number from 1 to 2147483647; got "abc"');
+		expect(old.error?.message).toBe('Parameter "Task ID" must be a record ID (a whole number); got "abc"');
 		// A locator: n8n itself refuses to start a workflow whose parameters have issues (the By ID
 		// check of the editor), before the node runs.
 		await expect(env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: locator('abc', 'id') })).rejects.toThrow(
-			"The 'Loan CRM' node has issues:\n- Task ID must be a whole number from 1 to 2147483647",
+			"The 'Loan CRM' node has issues:\n- Task ID must be a record ID (a whole number)",
 		);
 		// From an expression, the value is only known at run time: the node's check again.
 		const fromExpression = await env.run('loanCrmLeadsAndTasks', { ...parameters, taskId: locator('={{ $json.task }}', 'id') }, { input: [{ task: 'abc' }] });
-		expect(fromExpression.error?.message).toBe('Parameter "Task ID" must be a whole number from 1 to 2147483647; got "abc"');
+		expect(fromExpression.error?.message).toBe('Parameter "Task ID" must be a record ID (a whole number); got "abc"');
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 
@@ -561,7 +583,7 @@ describe('ID fields that became By-ID locators read old and new values alike', (
 
 	it('Request Options → User ID that is not an ID is refused, naming the option', async () => {
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead, requestOptions: { userId: locator('10 02', 'id') } });
-		expect(result.error?.message).toBe('Parameter "Request Options → User ID" must be a whole number from 1 to 2147483647; got "10 02"');
+		expect(result.error?.message).toBe('Parameter "Request Options → User ID" must be a record ID (a whole number); got "10 02"');
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 });
@@ -637,7 +659,7 @@ describe('Get by ID on the collection endpoints', () => {
 		expect(result.items.map((item) => [item.pairedItem, item.json.id ?? item.json.error])).toEqual([
 			[{ item: 0 }, ids().contact],
 			[{ item: 1 }, 'Loan CRM has no contact with ID 6999999'],
-			[{ item: 2 }, 'Parameter "Contact" must be a whole number from 1 to 2147483647; got "abc"'],
+			[{ item: 2 }, 'Parameter "Contact" must be a record ID (a whole number); got "abc"'],
 		]);
 		expect(env.sandbox.apiRequests()).toHaveLength(2);
 	});

@@ -62,13 +62,19 @@ function namesByItem(reads: readonly string[], itemCount: number): string[][] {
 	return Array.from({ length: itemCount }, (_, item) => items.filter(([, index]) => Number(index) === item).map(([name]) => name));
 }
 
+/** Contact → Create as a new node has it (version 1.2): E-mail and First Name on top, the date of birth under Additional Fields. */
 const contactCreate = (parameters: INodeParameters = {}): INodeParameters => ({
 	resource: 'contact',
 	operation: 'create',
 	ifAlreadyExists: 'returnExisting',
-	additionalFields: { firstName: '={{ $json.firstName }}', email: '={{ $json.email }}', dateOfBirth: '={{ $json.dateOfBirth }}' },
+	firstName: '={{ $json.firstName }}',
+	email: '={{ $json.email }}',
+	additionalFields: { dateOfBirth: '={{ $json.dateOfBirth }}' },
 	...parameters,
 });
+
+/** What each item of `contactCreate` reads, in order: If Already Exists, the collection, the fields of their own, Request Options → User ID. */
+const CONTACT_CREATE_READS = ['ifAlreadyExists', 'additionalFields', 'email', 'firstName', 'lastName', 'requestOptions'];
 
 describe('each item is read once', () => {
 	it('Create with If Already Exists at Requests in Parallel 2: every parameter of every item read once, two items of one e-mail in item order', async () => {
@@ -83,7 +89,8 @@ describe('each item is read once', () => {
 		});
 		expect(result?.error).toBeUndefined();
 		// What each item reads: If Already Exists, its fields, Request Options → User ID; once each.
-		expect(itemReads(reads)).toEqual(Object.fromEntries([0, 1, 2].flatMap((item) => ['ifAlreadyExists', 'additionalFields', 'requestOptions'].map((name) => [`${name}@${item}`, 1]))));
+		expect(itemReads(reads)).toEqual(Object.fromEntries([0, 1, 2].flatMap((item) => CONTACT_CREATE_READS.map((name) => [`${name}@${item}`, 1]))));
+		expect(namesByItem(reads, 3)).toEqual([CONTACT_CREATE_READS, CONTACT_CREATE_READS, CONTACT_CREATE_READS]);
 		expect(reads.slice(0, RUN_SETTINGS.length)).toEqual(RUN_SETTINGS);
 		// The third item found what the first created: the same match, so it waited for the first.
 		const [first, , third] = jsonOf(result as NonNullable<typeof result>);
@@ -134,8 +141,10 @@ describe('each item is read once', () => {
 			expect(result.error).toBeUndefined();
 		});
 		const lists = ['people', 'addresses', 'employments', 'incomes', 'assets', 'liabilities', 'expenses'];
-		// In the order an error names them: If Already Exists, the fact find, the lead's own parts (the collection read first), the adviser.
-		const parameters = ['ifAlreadyExists', 'mode', ...lists, 'additionalFields', 'externalReference', 'externalIntegration', 'allocateTo', 'requestOptions'];
+		// In the order an error names them: If Already Exists, the fact find, the lead's own parts (the
+		// collection read first), the adviser; then Simplify, which shapes the item (node version 1.2: one
+		// shape created or found).
+		const parameters = ['ifAlreadyExists', 'mode', ...lists, 'additionalFields', 'externalReference', 'externalIntegration', 'allocateTo', 'requestOptions', 'simplify'];
 		expect(itemReads(reads)).toEqual(Object.fromEntries([0, 1].flatMap((item) => parameters.map((name) => [`${name}@${item}`, 1]))));
 		expect(namesByItem(reads, 2)[0]).toEqual(parameters);
 	});
@@ -162,7 +171,7 @@ describe('an item whose parameters are wrong', () => {
 		expect(searches().sort()).toEqual(['POST', 'POST', 'aroha.ngata@example.com', 'mere.smith@example.com']);
 		// Read up to the bad value, once; not again to send.
 		expect(Object.entries(itemReads(reads)).filter(([, count]) => count !== 1)).toEqual([]);
-		expect(namesByItem(reads, 3)[1]).toEqual(['ifAlreadyExists', 'additionalFields']);
+		expect(namesByItem(reads, 3)[1]).toEqual(['ifAlreadyExists', 'additionalFields', 'email', 'firstName', 'lastName']);
 	});
 
 	it('without Continue On Fail, one item at a time: the run stops with its error and item index; no later item is started', async () => {

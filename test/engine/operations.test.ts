@@ -196,7 +196,7 @@ describe('Loan CRM Contacts', () => {
 		expect(onlyRequest().json).toEqual({ data: { type: 'contacts', relationships: { contactGroup: { data: { type: 'contact-groups', id: ids().contactGroup } } } } });
 		env.sandbox.clearLog();
 		const nothing = await env.run('loanCrmContacts', { resource: 'contact', operation: 'create', additionalFields: {} });
-		expect(nothing.error?.message).toBe('Add at least one field under "Additional Fields"');
+		expect(nothing.error?.message).toBe('Fill in Email, First Name, Last Name or add a field under "Additional Fields"');
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 
@@ -266,7 +266,7 @@ describe('Loan CRM Organisations & Assets', () => {
 describe('ids and items', () => {
 	it.each([['0'], ['-4'], ['2147483648'], ['12a'], ['1.0'], ['={{ {"id": 4} }}']])('rejects id %j before any request', async (value) => {
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: value });
-		expect(result.error?.message).toMatch(/^Parameter "Lead" must be a whole number from 1 to 2147483647; got /);
+		expect(result.error?.message).toMatch(/^Parameter "Lead" must be a record ID \(a whole number\); got /);
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 
@@ -277,7 +277,7 @@ describe('ids and items', () => {
 		const items = result.items;
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].json.id).toBe(ids().lead);
-		expect(items[1].json.error).toMatch(/^Parameter "Lead" must be a whole number from 1 to 2147483647; got "0"$/);
+		expect(items[1].json.error).toMatch(/^Parameter "Lead" must be a record ID \(a whole number\); got "0"$/);
 		expect(items[2].json.error).toMatch(/^Loan CRM has no lead with ID 999999$/);
 		expect(items[3].json.id).toBe(ids().lead);
 	});
@@ -310,12 +310,24 @@ describe('optional fields that resolve to nothing', () => {
 			{
 				resource: 'contact',
 				operation: 'create',
-				additionalFields: { firstName: '={{ $json.first }}', mobile: '={{ $json.mobile }}', email: '={{ $json.email }}', lastName: '={{ $json.last }}' },
+				firstName: '={{ $json.first }}',
+				email: '={{ $json.email }}',
+				lastName: '={{ $json.last }}',
+				additionalFields: { mobile: '={{ $json.mobile }}', preferredName: '={{ $json.preferred }}' },
 			},
 			{ input: [{ first: 'Mere', mobile: '', email: null }] },
 		);
 		expect(result.error).toBeUndefined();
 		expect(onlyRequest().json).toEqual({ data: { type: 'contacts', attributes: { firstName: 'Mere' } } });
+	});
+
+	it('a create with every field empty sends nothing and names where to fill one in', async () => {
+		const empty = { resource: 'contact', operation: 'create', email: '={{ "" }}', additionalFields: { mobile: '' } };
+		const result = await env.run('loanCrmContacts', empty);
+		expect(result.error?.message).toBe('Fill in Email, First Name, Last Name or add a field under "Additional Fields"');
+		const saved = await env.run('loanCrmContacts', { resource: 'contact', operation: 'create', additionalFields: { email: '={{ "" }}' } }, { typeVersion: 1.1 });
+		expect(saved.error?.message).toBe('Add at least one field under "Additional Fields"');
+		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 
 	it('update sends null to clear an attribute when an expression gives null', async () => {
@@ -351,7 +363,7 @@ describe('Request Options → User ID', () => {
 
 	it('an override that is not a whole number is stopped before any request', async () => {
 		const result = await env.run('loanCrmLeadsAndTasks', { resource: 'lead', operation: 'get', leadId: ids().lead, requestOptions: { userId: 'adviser-7' } });
-		expect(result.error?.message).toMatch(/^Parameter "Request Options → User ID" must be a whole number/);
+		expect(result.error?.message).toMatch(/^Parameter "Request Options → User ID" must be a record ID \(a whole number\)/);
 		expect(env.sandbox.apiRequests()).toHaveLength(0);
 	});
 });

@@ -83,12 +83,12 @@ function leadReads(process: SeparateProcess, count: number, from = 0): Job {
 	};
 }
 
-/** Contact → Create of `count` contacts named `<tag> <n>`. */
+/** Contact → Create of `count` contacts named `<tag> <n>`, as a new node has it (version 1.2: its key fields on top). */
 function contactCreates(process: SeparateProcess, tag: string, count: number): Job {
 	return {
 		process,
 		nodeType: 'loanCrmContacts',
-		parameters: { resource: 'contact', operation: 'create', additionalFields: { firstName: `={{ "${tag} " + $json.n }}`, lastName: 'Bulk', email: `={{ "${tag}" + $json.n + "@example.com" }}` } },
+		parameters: { resource: 'contact', operation: 'create', firstName: `={{ "${tag} " + $json.n }}`, lastName: 'Bulk', email: `={{ "${tag}" + $json.n + "@example.com" }}` },
 		input: Array.from({ length: count }, (_, n) => ({ n })),
 	};
 }
@@ -207,7 +207,7 @@ function expectEveryItemOnce(outcomes: Array<Outcome & { job: Job }>): void {
 		} else if (resource === 'lead') {
 			expect(items.map((item) => String(item.id))).toEqual(job.input.map(({ leadId }) => String(leadId)));
 		} else if (resource === 'contact' && operation === 'create') {
-			const tag = String((job.parameters.additionalFields as { firstName: string }).firstName).match(/"(\w+) "/)?.[1];
+			const tag = String(job.parameters.firstName).match(/"(\w+) "/)?.[1];
 			const names = sandbox.data
 				.list('contacts')
 				.map((contact) => String(contact.attributes.firstName))

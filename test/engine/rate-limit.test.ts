@@ -32,10 +32,13 @@ beforeEach(() => {
 	env.sandbox.data.reset();
 });
 
+/** Contact → Create as a new node has it (version 1.2): its key fields on top. */
 const createContacts = (tag: string) => ({
 	resource: 'contact',
 	operation: 'create',
-	additionalFields: { firstName: `={{ "${tag} " + $json.n }}`, lastName: 'Bulk', email: `={{ "${tag}" + $json.n + "@example.com" }}` },
+	firstName: `={{ "${tag} " + $json.n }}`,
+	lastName: 'Bulk',
+	email: `={{ "${tag}" + $json.n + "@example.com" }}`,
 });
 const inputOf = (count: number) => Array.from({ length: count }, (_, n) => ({ n }));
 
@@ -200,7 +203,7 @@ describe('When Rate Limited', () => {
 		const result = await env.run('loanCrmContacts', { ...createContacts('Hasty'), requestOptions: { rateLimitWaitMinutes: 0.1 } }, { input: inputOf(40) });
 		expect(result.error?.message).toBe('Loan CRM rate limit: the wait is longer than When Rate Limited allows');
 		expect(result.error?.description).toMatch(
-			/^The rate-limit budget \(\d+ of 100 tokens left, refilled over 5 minutes\) covers this request in 15 seconds\. This node waits at most 0\.1 minute\(s\) \("Request Options → When Rate Limited, Wait Up To \(Minutes\)"\)\. Nothing more was sent for it\./,
+			/^The rate-limit budget \(\d+ of 100 tokens left, refilled over 5 minutes\) covers this request in 15 seconds\. This node waits at most 0\.1 minute\(s\) \("Request Options → Rate Limit Wait \(Minutes\)"\)\. Nothing more was sent for it\./,
 		);
 		const posts = env.sandbox.apiRequests().filter((request) => request.method === 'POST');
 		expect(posts).toHaveLength(Math.floor((CAPACITY + 6 * BUCKET.refillPerSecond - 5) / 5));
@@ -230,7 +233,7 @@ describe('When Rate Limited', () => {
 		expect(statuses).toEqual([429, 429, 429, 429]);
 		expect(result.error?.message).toBe('Loan CRM rate limit: the wait is longer than When Rate Limited allows');
 		expect(result.error?.description).toMatch(
-			/^The service asked to wait 50 seconds \(retry-after of a 429\)\. The request had already waited 2 minutes 30 seconds in all, through 4 429 answer\(s\)\. This node waits at most 3 minute\(s\) \("Request Options → When Rate Limited, Wait Up To \(Minutes\)"\)\. The service refused it with 429, so it was not processed; it was not sent again\./,
+			/^The service asked to wait 50 seconds \(retry-after of a 429\)\. The request had already waited 2 minutes 30 seconds in all, through 4 429 answer\(s\)\. This node waits at most 3 minute\(s\) \("Request Options → Rate Limit Wait \(Minutes\)"\)\. The service refused it with 429, so it was not processed; it was not sent again\./,
 		);
 		// It gave up at once when the next wait would not fit, not after waiting it.
 		expect(clock.now() - started).toBeGreaterThanOrEqual(150_000);

@@ -25,7 +25,15 @@ afterEach(() => env.sandbox.data.reset());
 const ROUTER = 'nodes/shared/execution/router.ts';
 const ACTIONS = 'nodes/shared/execution/actions/';
 
-const contactCreate = (additionalFields: INodeParameters): INodeParameters => ({ resource: 'contact', operation: 'create', ifAlreadyExists: 'returnExisting', additionalFields });
+/** Contact → Create as a new node has it: E-mail and First Name on top (node version 1.2), the rest under Additional Fields. */
+const contactCreate = ({ email, firstName, ...additionalFields }: INodeParameters): INodeParameters => ({
+	resource: 'contact',
+	operation: 'create',
+	ifAlreadyExists: 'returnExisting',
+	...(email === undefined ? {} : { email }),
+	...(firstName === undefined ? {} : { firstName }),
+	additionalFields,
+});
 const isWrite = (event: CallEvent) => event.name === 'apiRequest' && /^(POST|PATCH|DELETE) /.test(event.detail ?? '');
 const isErrorLabel = (event: CallEvent) => event.callee === 'nodes/shared/errors/factory.ts';
 

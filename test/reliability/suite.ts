@@ -328,7 +328,7 @@ export function defineReliabilitySuite(rateLimit: false | RateLimitConfig): void
 	describe('hostile input', () => {
 		it.each([['abc'], ['0'], ['-7'], ['2147483648'], [' 12 34 '], ['={{ { "id": 5 } }}'], ['={{ [1,2] }}'], ['4.2']])('dealNoteId %j is stopped before any request', async (value) => {
 			const result = await run('hostile input', 'loanCrmDeals', { resource: 'dealNote', operation: 'delete', dealNoteId: value });
-			expect(result.error?.message).toMatch(/^Parameter "Deal Note ID" must be a whole number from 1 to 2147483647; got /);
+			expect(result.error?.message).toMatch(/^Parameter "Deal Note ID" must be a record ID \(a whole number\); got /);
 			expect(sandbox.requests).toHaveLength(0);
 		});
 

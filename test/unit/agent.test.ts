@@ -3,6 +3,7 @@
  * arguments per shape, parameters per version, record summaries.
  */
 import type { INode, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { OPERATIONS as CONTACT_SPECS } from '../../nodes/LoanCrmContacts/operations';
 import { OPERATIONS as DEAL_SPECS } from '../../nodes/LoanCrmDeals/operations';
@@ -15,7 +16,8 @@ import { forVersions } from '../../nodes/shared/description/versions';
 import { compactRecord } from '../../nodes/shared/execution/toolOutput';
 import { checkFilterSyntax } from '../../nodes/shared/input/filterSyntax';
 import type { Operation } from '../../nodes/shared/operation/operation';
-import { resolveOperations } from '../../nodes/shared/operation/operation';
+import { operationAt, resolveOperations } from '../../nodes/shared/operation/operation';
+import { NODE_VERSIONS } from '../../nodes/shared/service/versions';
 import { RESOURCE_TYPES } from '../../nodes/shared/service/schema';
 import { summarize } from '../../nodes/shared/service/summary';
 import { DEAL_SUMMARY_COLUMNS } from '../../harness/operation-examples';
@@ -76,16 +78,21 @@ describe('checkFilterSyntax', () => {
 });
 
 describe('tool properties and descriptions', () => {
-	it('one Tool Description per operation and version, shown only on the tool, defaulting to its text; Output only on a version 1 tool', () => {
+	it('one Tool Description per operation and run of versions with the same text, shown only on the tool, defaulting to its text; Output only on a version 1 tool', () => {
 		const properties = agentProperties(DEAL_OPERATIONS);
 		const descriptions = properties.filter((property) => property.name === 'toolDescription');
-		expect(descriptions).toHaveLength(2 * DEAL_OPERATIONS.length);
-		for (const [index, spec] of DEAL_OPERATIONS.entries()) {
-			const [v1, v1_1] = [descriptions[index], descriptions[DEAL_OPERATIONS.length + index]];
-			expect(v1.default).toBe(toolDescriptionV1(spec));
-			expect(v1.displayOptions).toEqual({ show: { '@tool': [true], '@version': [1], resource: [spec.resource], operation: [spec.operation] } });
-			expect(v1_1.default).toBe(toolDescriptionOf(spec));
-			expect(v1_1.displayOptions).toEqual({ show: { '@tool': [true], '@version': [{ _cnd: { gte: 1.1 } }], resource: [spec.resource], operation: [spec.operation] } });
+		// Version 1's, and one from 1.1 on; a third where 1.2 says more (a create names the records it required).
+		expect(descriptions).toHaveLength(2 * DEAL_OPERATIONS.length + 2);
+		for (const spec of DEAL_OPERATIONS) {
+			const mine = descriptions.filter((property) => property.displayOptions?.show?.resource?.[0] === spec.resource && property.displayOptions?.show?.operation?.[0] === spec.operation);
+			for (const version of NODE_VERSIONS) {
+				const shown = mine.filter((property) => NodeHelpers.checkConditions(property.displayOptions?.show?.['@version'] as Parameters<typeof NodeHelpers.checkConditions>[0], [version]));
+				expect({ op: opName(spec), version, copies: shown.length }).toEqual({ op: opName(spec), version, copies: 1 });
+				const form = operationAt(spec, version);
+				expect(shown[0].default).toBe(version === 1 ? toolDescriptionV1(form) : toolDescriptionOf(form));
+				expect(shown[0].displayOptions?.show?.['@tool']).toEqual([true]);
+			}
+			expect(mine[0].displayOptions).toEqual({ show: { '@tool': [true], '@version': [1], resource: [spec.resource], operation: [spec.operation] } });
 		}
 		const output = properties.find((property) => property.name === 'agentOutput');
 		expect([output?.default, output?.displayOptions]).toEqual(['compact', { show: { '@tool': [true], '@version': [1] } }]);
@@ -136,11 +143,11 @@ describe('tool properties and descriptions', () => {
 		expect(remove && toolDescriptionOf(remove)).toBe(
 			'Delete a deal note in Loan CRM: delete a note from a deal permanently. Required arguments: Deal_Note_ID (its ID, a whole number). Permanent: only call it when the user asked to delete this record.',
 		);
-		const create = CONTACT_OPERATIONS.find((spec) => spec.shape === 'create');
-		expect(create && toolDescriptionOf(create)).toContain(
-			'Optional arguments (numbers and true/false as text): Title (text); First_Name (text);',
-		);
-		expect(create && toolDescriptionOf(create)).toContain('Gender (one of Male, Female, Undisclosed);');
+		const create = CONTACT_OPERATIONS.find((spec) => spec.shape === 'create') as Operation;
+		// Version 1.1 names the fields in the table's order; 1.2 its key fields first, as the editor shows them.
+		expect(toolDescriptionOf(operationAt(create, 1.1))).toContain('Optional arguments (numbers and true/false as text): Title (text); First_Name (text);');
+		expect(toolDescriptionOf(create)).toContain('Optional arguments (numbers and true/false as text): Email (text); First_Name (text); Last_Name (text); Title (text);');
+		expect(toolDescriptionOf(create)).toContain('Gender (one of Male, Female, Undisclosed);');
 	});
 
 	it('type words: lists are lists, objects name their members, rates are fractions, written date-times carry a zone', () => {
@@ -230,6 +237,44 @@ describe('parameters per version (forVersions)', () => {
 			['new', { resource: ['deal'], '@version': [{ _cnd: { gte: 1.1 } }] }],
 		]);
 		expect(forVersions(limit, { v1_1: null }).map(show)).toEqual([{ resource: ['deal'], '@version': [1] }]);
+	});
+
+	it('a change from version 1.2: versions 1 and 1.1 keep theirs, listed; the new one is "from 1.2 on", so a later version keeps it', () => {
+		expect(forVersions(limit, { v1_2: { displayName: 'Most Results' } }).map((copy) => [copy.displayName, show(copy)])).toEqual([
+			['Limit', { resource: ['deal'], '@version': [1, 1.1] }],
+			['Most Results', { resource: ['deal'], '@version': [{ _cnd: { gte: 1.2 } }] }],
+		]);
+		// Changes add up: 1.1's text stays in 1.2 unless 1.2 changes it too.
+		expect(forVersions(limit, { v1_1: { description: 'new' }, v1_2: { displayName: 'Most Results' } }).map((copy) => [copy.displayName, copy.description, show(copy)])).toEqual([
+			['Limit', undefined, { resource: ['deal'], '@version': [1] }],
+			['Limit', 'new', { resource: ['deal'], '@version': [1.1] }],
+			['Most Results', 'new', { resource: ['deal'], '@version': [{ _cnd: { gte: 1.2 } }] }],
+		]);
+		// A parameter new in 1.2.
+		expect(forVersions(limit, { v1: null, v1_1: null, v1_2: {} }).map(show)).toEqual([{ resource: ['deal'], '@version': [{ _cnd: { gte: 1.2 } }] }]);
+		// A tool's change from 1.1 holds in 1.2.
+		expect(forVersions(limit, { v1_1Tool: { default: 10 }, v1_2: { description: 'new' } }).map((copy) => [copy.default, copy.description, show(copy)])).toEqual([
+			[50, undefined, { resource: ['deal'], '@version': [1, 1.1], '@tool': [false] }],
+			[50, undefined, { resource: ['deal'], '@version': [1], '@tool': [true] }],
+			[10, undefined, { resource: ['deal'], '@version': [1.1], '@tool': [true] }],
+			[50, 'new', { resource: ['deal'], '@version': [{ _cnd: { gte: 1.2 } }], '@tool': [false] }],
+			[10, 'new', { resource: ['deal'], '@version': [{ _cnd: { gte: 1.2 } }], '@tool': [true] }],
+		]);
+	});
+
+	it("each version's variants are covered exactly once by the copies' conditions (n8n's own check)", () => {
+		const copies = forVersions(limit, { v1Tool: { default: 10 }, v1_1: { description: 'new' }, v1_2Tool: { default: 20 } });
+		for (const version of NODE_VERSIONS) {
+			for (const tool of [false, true]) {
+				const shown = copies.filter((copy) => {
+					const conditions = copy.displayOptions?.show ?? {};
+					const versionOk = conditions['@version'] === undefined || NodeHelpers.checkConditions(conditions['@version'] as Parameters<typeof NodeHelpers.checkConditions>[0], [version]);
+					const toolOk = conditions['@tool'] === undefined || (conditions['@tool'] as boolean[]).includes(tool);
+					return versionOk && toolOk;
+				});
+				expect({ version, tool, copies: shown.length }).toEqual({ version, tool, copies: 1 });
+			}
+		}
 	});
 });
 

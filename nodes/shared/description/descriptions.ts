@@ -5,7 +5,8 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { CatalogueDefaults, CatalogueEntry, IfExists } from '../service/catalogue';
 import { CUSTOM_REQUEST, IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf, showFor } from '../service/catalogue';
-import type { Operation } from '../operation/operation';
+import type { Operation, WriteField } from '../operation/operation';
+import { operationAt } from '../operation/operation';
 import { BY_NAME_MODE } from '../operation/locatorTypes';
 import { conditionsProperty } from './conditions';
 import { customRequestProperties } from './customRequest';
@@ -19,58 +20,60 @@ import { hasSummary } from '../service/summary';
 import { AGENT_DEFAULT_LIMIT, fromAIExpression, toolArguments } from './toolArguments';
 import type { ToolArgument } from './toolArguments';
 import { agentProperties } from './toolDescription';
-import type { VersionChanges } from './versions';
-import { forVersions } from './versions';
+import type { NodeVersion } from '../service/versions';
+import { NODE_VERSIONS, SINCE, firstVersionOf, hasOperation } from '../service/versions';
+import { forVariants, forVersions } from './versions';
 
 const READ_SHAPES = new Set(['getMany', 'getRelatedMany', 'get', 'getById']);
-
-/** A parameter as version 1 defines it, and how the other versions and variants differ (versions.ts). */
-interface Versioned {
-	property: INodeProperties;
-	changes?: VersionChanges;
-}
-
-const sameInEvery = (property: INodeProperties): Versioned => ({ property });
 
 /** An adviser as the UserId header takes one (execution/adviser.ts): an adviser-details record, its ID the AdviserContactId. */
 const USER_ID_TYPE = 'adviser-details';
 
-function adviserLocator(parameter: { displayName: string; name: string; description: string }): INodeProperties {
-	const locator = locatorProperty(parameter, USER_ID_TYPE);
+function adviserLocator(parameter: { displayName: string; name: string; description: string }, version: NodeVersion): INodeProperties {
+	const locator = locatorProperty(parameter, USER_ID_TYPE, version);
 	if (locator === undefined) throw new Error(`no locator for ${USER_ID_TYPE}`);
 	return locator;
 }
 
-/** Shown for every operation: act as another adviser than the credential's User ID; how many requests at once. */
-const REQUEST_OPTIONS: INodeProperties = {
-	displayName: 'Request Options',
-	name: 'requestOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		adviserLocator({
-			displayName: 'User ID',
-			name: 'userId',
-			description:
-				"The adviser this node acts as, sent as the UserId header instead of the credential's User ID (an adviser of your organisation; By ID their contact ID, AdviserContactId). Writes are recorded against this adviser; a lead's Allocate To, when set, wins for its lead",
-		}),
-		{
-			displayName: 'Requests in Parallel',
-			name: 'requestsInParallel',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
-			default: DEFAULT_REQUESTS_IN_PARALLEL,
-			description:
-				'How many requests this node keeps in flight: input items handled at once, or ID ranges paged at once by Return All. 1 sends one request at a time. Lower it when your rate-limit budget is small or other workflows share it.',
-		},
-		rateLimitWaitProperty(),
-	],
-};
+/**
+ * Shown for every operation, as nodes of `version` show it: act as another adviser than the
+ * credential's User ID (picked like every adviser); how many requests at once; how long to wait for
+ * the rate limit.
+ */
+function requestOptions(version: NodeVersion): INodeProperties {
+	return {
+		displayName: 'Request Options',
+		name: 'requestOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			adviserLocator(
+				{
+					displayName: 'User ID',
+					name: 'userId',
+					description:
+						"The adviser this node acts as, sent as the UserId header instead of the credential's User ID (an adviser of your organisation; By ID their contact ID, AdviserContactId). Writes are recorded against this adviser; a lead's Allocate To, when set, wins for its lead",
+				},
+				version,
+			),
+			{
+				displayName: 'Requests in Parallel',
+				name: 'requestsInParallel',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_PARALLEL, numberPrecision: 0 },
+				default: DEFAULT_REQUESTS_IN_PARALLEL,
+				description:
+					'How many requests this node keeps in flight: input items handled at once, or ID ranges paged at once by Return All. 1 sends one request at a time. Lower it when your rate-limit budget is small or other workflows share it.',
+			},
+			rateLimitWaitProperty(version),
+		],
+	};
+}
 
-/** The first node version with an entry (a catalogue row's `since`; Custom Request always). */
+/** The first node version with an entry (a catalogue row's `since`, service/versions.ts; Custom Request always). */
 function sinceOf(entry: CatalogueEntry): number {
-	return entry.shape === 'custom' ? 1 : (entry.since ?? 1);
+	return entry.shape === 'custom' ? NODE_VERSIONS[0] : firstVersionOf(entry);
 }
 
 /**
@@ -133,17 +136,17 @@ function operationSelectors(operations: readonly CatalogueEntry[], defaults: Cat
  * One parameter per ID the operation needs: a resource locator with From List where the type can be
  * searched (deals, contacts), else one with only By ID whose hint says where to find the ID.
  */
-function idProperties(spec: Operation): INodeProperties[] {
+function idProperties(spec: Operation, version: NodeVersion): INodeProperties[] {
 	return spec.idParameters.map((id): INodeProperties => {
 		const description = id.described ?? `ID of the ${displayNameOf(id.name.replace(/Id$/, '')).toLowerCase()}`;
 		const parameter = { displayName: id.label, name: id.name, description, required: true };
-		const locator = locatorProperty(parameter, id.type) ?? idOnlyProperty({ ...parameter, description: `${description}. A whole number.` }, idSourceOf(id.type));
+		const locator = locatorProperty(parameter, id.type, version) ?? idOnlyProperty({ ...parameter, description: `${description}. A whole number.` }, idSourceOf(id.type), version);
 		return { ...locator, displayOptions: showFor(spec) };
 	});
 }
 
 /** Options → Fields: a sparse fieldset of the operation's type; from version 1.1 on, * for every field, and it wins over Simplify. */
-function fieldsOption(spec: Operation, version: 1 | 1.1): INodeProperties {
+function fieldsOption(spec: Operation, version: NodeVersion): INodeProperties {
 	const label = RESOURCE_TYPES[spec.type].label;
 	const empty = hasSummary(spec.type) ? "empty leaves the choice to Simplify" : 'empty returns every field';
 	return {
@@ -153,7 +156,7 @@ function fieldsOption(spec: Operation, version: 1 | 1.1): INodeProperties {
 		default: '',
 		placeholder: 'name,updated',
 		description:
-			version === 1
+			version < SINCE.summaries
 				? `Comma-separated attributes to return for each ${label}; empty returns all`
 				: `Comma-separated attributes to return for each ${label}, as the service names them (nested objects stay nested), or * for every field. Set, it wins over Simplify; ${empty}.`,
 	};
@@ -183,13 +186,12 @@ function optionsCollection(spec: Operation, options: INodeProperties[]): INodePr
 }
 
 /** Get by ID: the record's related records and a sparse fieldset, as on Get Many. */
-function getByIdProperties(spec: Operation): Versioned[] {
-	const options = (version: 1 | 1.1) => [fieldsOption(spec, version), INCLUDE_OPTION];
-	return [{ property: optionsCollection(spec, options(1)), changes: { v1_1: { options: byDisplayName(options(1.1)) } } }];
+function getByIdProperties(spec: Operation, version: NodeVersion): INodeProperties[] {
+	return [optionsCollection(spec, [fieldsOption(spec, version), INCLUDE_OPTION])];
 }
 
-/** Return All and Limit of a collection read, shown for `display`. */
-function pagingProperties(display: IDisplayOptions, returnAllDefault: boolean): Versioned[] {
+/** Return All and Limit of a collection read, shown for `display`; a tool's Limit is 10. */
+function pagingProperties(display: IDisplayOptions, returnAllDefault: boolean): Shown[] {
 	const returnAll: INodeProperties = {
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -200,7 +202,7 @@ function pagingProperties(display: IDisplayOptions, returnAllDefault: boolean): 
 	};
 	if (returnAllDefault) returnAll.default = true;
 	return [
-		sameInEvery(returnAll),
+		{ property: returnAll },
 		{
 			property: {
 				displayName: 'Limit',
@@ -212,44 +214,44 @@ function pagingProperties(display: IDisplayOptions, returnAllDefault: boolean): 
 				displayOptions: { ...display, show: { ...display.show, returnAll: [false] } },
 			},
 			// A tool's answer stays affordable: 50 deals were ~41,000 characters for a model to read.
-			changes: { v1Tool: { default: AGENT_DEFAULT_LIMIT }, v1_1Tool: { default: AGENT_DEFAULT_LIMIT } },
+			tool: { default: AGENT_DEFAULT_LIMIT },
 		},
 	];
 }
 
 /** Return All and Limit of a collection read, and for searchable collections the query Options. */
-function getManyProperties(spec: Operation): Versioned[] {
+function getManyProperties(spec: Operation, version: NodeVersion): Shown[] {
 	const label = RESOURCE_TYPES[spec.type].label;
 	// A related collection (a deal's notes) returned every record before Return All existed; saved
 	// workflows, which do not store a value equal to the default, keep doing so.
 	const paging = pagingProperties(showFor(spec), spec.shape === 'getRelatedMany');
 	// Related-collection endpoints take no filter, sort or include.
 	if (spec.shape === 'getRelatedMany') return paging;
-	const options = (version: 1 | 1.1): INodeProperties[] => [
+	const options: INodeProperties[] = [
 		conditionsProperty(spec.type, {
 			name: 'conditions',
 			description: `Only ${label} records matching all these conditions. Combined with Filter when both are set.`,
 		}),
 		fieldsOption(spec, version),
 		{
-				displayName: 'Filter',
-				name: 'filter',
-				type: 'string',
-				default: '',
-				placeholder: "and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01'))",
-				description: "Filter expression in the service's syntax: equals, lessThan, greaterOrEqual, contains, startsWith, any, not, and, or. Every value in single quotes; double a quote inside a value ('O''Connor').",
-			},
-			INCLUDE_OPTION,
-			{
-				displayName: 'Sort',
-				name: 'sort',
-				type: 'string',
-				default: '',
-				placeholder: '-updated,lastName',
+			displayName: 'Filter',
+			name: 'filter',
+			type: 'string',
+			default: '',
+			placeholder: "and(equals(dealStatus,'Settled'),greaterOrEqual(updated,'2026-11-01'))",
+			description: "Filter expression in the service's syntax: equals, lessThan, greaterOrEqual, contains, startsWith, any, not, and, or. Every value in single quotes; double a quote inside a value ('O''Connor').",
+		},
+		INCLUDE_OPTION,
+		{
+			displayName: 'Sort',
+			name: 'sort',
+			type: 'string',
+			default: '',
+			placeholder: '-updated,lastName',
 			description: 'Comma-separated fields to sort by; prefix a field with - for descending. Default is by ID ascending, which also pages most cheaply.',
 		},
 	];
-	return [...paging, { property: optionsCollection(spec, options(1)), changes: { v1_1: { options: byDisplayName(options(1.1)) } } }];
+	return [...paging, { property: optionsCollection(spec, options) }];
 }
 
 /** What Custom Request's Simplify does from version 1.1, by the types that have a summary. */
@@ -258,30 +260,50 @@ function customSimplifyWords(): string {
 	return `Whether to return each record flat instead of the service's JSON:API resources: ${summarized.join(' and ')} as their summary, the same fields as the typed operation gives with Simplify (unless the query asks for fields[…]), records of every other type with every field`;
 }
 
+const SIMPLIFY: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+};
+
 /**
- * Version 1: on, every field flattened; off, the service's JSON:API. Version 1.1: on, the record's
- * summary; off, every field flattened (version 1's default); shown only for types with a summary
- * (the others are flat already and always give every field). A Custom Request's records are known
- * by their type only in the answer: version 1 flattens them; version 1.1 gives a deal its summary, as
- * the typed operation does, and flattens the others (execution/actions/common.ts customRecordShape).
+ * Version 1: on, every field flattened; off, the service's JSON:API. From version 1.1: on, the
+ * record's summary; off, every field flattened (version 1's default); shown only for types with a
+ * summary (the others are flat already and always give every field). A Custom Request's records are
+ * known by their type only in the answer: version 1 flattens them; from 1.1 a deal is its summary, as
+ * the typed operation gives it, and the others are flattened (execution/actions/common.ts
+ * customRecordShape).
  */
-function simplifyProperty(spec: CatalogueEntry): Versioned {
+function customSimplifyProperty(): INodeProperties[] {
+	return forVersions({ ...SIMPLIFY, displayOptions: showFor(CUSTOM_REQUEST) }, { v1_1: { description: customSimplifyWords() } });
+}
+
+/** A read's Simplify as nodes of `version` show it (none from 1.1 for a type without a summary). */
+function readSimplify(spec: Operation, version: NodeVersion): INodeProperties | undefined {
+	const property = { ...SIMPLIFY, displayOptions: showFor(spec) };
+	if (version < SINCE.summaries) return property;
+	if (!hasSummary(spec.type)) return undefined;
 	return {
-		property: {
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: true,
-			description: 'Whether to return a simplified version of the response instead of the raw data',
-			displayOptions: showFor(spec),
-		},
-		changes: spec.shape === 'custom' ? { v1_1: { description: customSimplifyWords() } } : {
-			v1_1: hasSummary(spec.type)
-				? {
-						description: `Whether to return only the fields people and agents look at first (for a ${RESOURCE_TYPES[spec.type].label}: name, status, amounts, key dates, lender), flat, one table row per record. Off returns every field, nested ones included; Options → Fields picks others.`,
-					}
-				: null,
-		},
+		...property,
+		description: `Whether to return only the fields people and agents look at first (for a ${RESOURCE_TYPES[spec.type].label}: name, status, amounts, key dates, lender), flat, one table row per record. Off returns every field, nested ones included; Options → Fields picks others.`,
+	};
+}
+
+/**
+ * From version 1.2, a create whose existing record is found through another type (a lead, found as
+ * the deal it became): Simplify gives the created and the found record the same columns
+ * (execution/actions/write.ts `createShape`), off the record as the service sent it.
+ */
+function createSimplify(spec: Operation, version: NodeVersion): INodeProperties | undefined {
+	if (version < SINCE.oneCreateShape || spec.matchLookup === undefined) return undefined;
+	const label = RESOURCE_TYPES[spec.type].label;
+	const found = RESOURCE_TYPES[spec.matchLookup.recordType].label;
+	return {
+		...SIMPLIFY,
+		description: `Whether to give a ${label} created and a ${label} found by If Already Exists the same flat columns, in the same order. Off gives the ${label} as Loan CRM answered the create, and a found ${label} as its ${found} with every field, nested ones included.`,
+		displayOptions: showFor(spec),
 	};
 }
 
@@ -329,16 +351,48 @@ function ifExistsProperty(spec: Operation, rule: NonNullable<Operation['ifAlread
  * Allocate To: the adviser the created record goes to (execution/adviser.ts), an adviser picked like
  * every other. Empty (the default, and every node saved before it existed): the node's adviser.
  */
-function allocationProperty(spec: Operation): INodeProperties {
+function allocationProperty(spec: Operation, version: NodeVersion): INodeProperties {
 	const label = RESOURCE_TYPES[spec.type].label;
 	return {
-		...adviserLocator({
-			displayName: 'Allocate To',
-			name: 'allocateTo',
-			description: `The adviser of your organisation the new ${label} goes to, sent as this item's UserId; empty gives it to the node's adviser (Request Options → User ID, else the credential's User ID)`,
-		}),
+		...adviserLocator(
+			{
+				displayName: 'Allocate To',
+				name: 'allocateTo',
+				description: `The adviser of your organisation the new ${label} goes to, sent as this item's UserId; empty gives it to the node's adviser (Request Options → User ID, else the credential's User ID)`,
+			},
+			version,
+		),
 		displayOptions: showFor(spec),
 	};
+}
+
+/**
+ * From version 1.2, beside If Already Exists: a notice while a match field with its own parameter is
+ * empty (looking first needs every match field), one at a time, so the editor says what the output
+ * will (`notSearched`). It shows only while If Already Exists looks first. The conditions that read
+ * those values are `hide` rules: n8n shows a parameter whose `show` rule meets an expression (a
+ * reference mapped from the form), and an expression is a value, not an empty field.
+ */
+function noSearchNotices(spec: Operation, rule: NonNullable<Operation['ifAlreadyExists']>, version: NodeVersion): INodeProperties[] {
+	if (version < SINCE.oneCreateShape) return [];
+	const label = RESOURCE_TYPES[spec.type].label;
+	const own = rule.fields.filter((field) => !field.required && field.featured);
+	const needs = rule.fields.map((entry) => entry.label).join(' and ');
+	return own.map((field, index): INodeProperties => ({
+		displayName: `${field.label} is empty, so Loan CRM cannot be searched for an existing ${label} (If Already Exists needs ${needs}): this item creates one, and its output says so (notSearched).`,
+		name: `${field.parameter}NotSearchedNotice`,
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			...showFor(spec),
+			hide: {
+				[IF_EXISTS_PARAMETER]: [IF_EXISTS_DEFAULT],
+				// One notice at a time: the first empty match field's.
+				...Object.fromEntries(own.slice(0, index).map((earlier) => [earlier.parameter, ['']])),
+				[field.parameter]: [{ _cnd: { not: '' } }],
+			},
+		},
+	}));
 }
 
 /**
@@ -346,18 +400,23 @@ function allocationProperty(spec: Operation): INodeProperties {
  * for a GET the paging of every collection read; Simplify for every answer with records.
  */
 function customRequestEntry(): INodeProperties[] {
-	return [
-		...customRequestProperties(),
-		...[...pagingProperties(showFor(CUSTOM_REQUEST, { method: ['GET'] }), false), simplifyProperty(CUSTOM_REQUEST)].flatMap(({ property, changes = {} }) => forVersions(property, changes)),
-	];
+	const paging = pagingProperties(showFor(CUSTOM_REQUEST, { method: ['GET'] }), false).flatMap(({ property, tool }) =>
+		forVersions(property, tool === undefined ? {} : { v1Tool: tool, v1_1Tool: tool }),
+	);
+	return [...customRequestProperties(), ...paging, ...customSimplifyProperty()];
 }
 
-function writeProperties(spec: Operation): INodeProperties[] {
-	const properties: INodeProperties[] = spec.fields.filter((field) => field.required).map((field) => ({ ...writeFieldProperty(field), required: true, displayOptions: showFor(spec) }));
+/** A write field's parameter of its own (required or featured), shown for its operation. */
+function ownFieldProperty(spec: Operation, field: WriteField, version: NodeVersion): INodeProperties {
+	return { ...writeFieldProperty(field, version), ...(field.required ? { required: true } : {}), displayOptions: showFor(spec) };
+}
+
+function writeProperties(spec: Operation, version: NodeVersion): INodeProperties[] {
+	const properties: INodeProperties[] = spec.fields.filter((field) => field.required).map((field) => ownFieldProperty(spec, field, version));
 	// Featured optional fields: a parameter each, not required (left empty, nothing is sent).
-	properties.push(...spec.fields.filter((field) => field.featured).map((field) => ({ ...writeFieldProperty(field), displayOptions: showFor(spec) })));
-	if (spec.allocation !== undefined) properties.push(allocationProperty(spec));
-	if (spec.ifAlreadyExists !== undefined) properties.push(ifExistsProperty(spec, spec.ifAlreadyExists));
+	properties.push(...spec.fields.filter((field) => field.featured).map((field) => ownFieldProperty(spec, field, version)));
+	if (spec.allocation !== undefined) properties.push(allocationProperty(spec, version));
+	if (spec.ifAlreadyExists !== undefined) properties.push(ifExistsProperty(spec, spec.ifAlreadyExists), ...noSearchNotices(spec, spec.ifAlreadyExists, version));
 	const optional = spec.fields.filter((field) => !field.required && !field.featured);
 	if (spec.collection !== undefined && optional.length > 0) {
 		const isCreate = spec.shape === 'create';
@@ -369,13 +428,13 @@ function writeProperties(spec: Operation): INodeProperties[] {
 			default: {},
 			description: isCreate ? undefined : 'Only the fields added here are changed; all others keep their values',
 			displayOptions: showFor(spec),
-			options: byDisplayName(optional.map(writeFieldProperty)),
+			options: byDisplayName(optional.map((field) => writeFieldProperty(field, version))),
 		});
 	}
 	return properties;
 }
 
-/** The value a version 1.1 tool starts with in `property`: the model fills the arguments in it. */
+/** The value a tool (from version 1.1) starts with in `property`: the model fills the arguments in it. */
 function toolDefault(property: INodeProperties, wired: ToolArgument[]): INodeProperties['default'] | undefined {
 	const mine = wired.filter((entry) => entry.path[0] === property.name);
 	if (mine.length === 0) return undefined;
@@ -387,13 +446,67 @@ function toolDefault(property: INodeProperties, wired: ToolArgument[]): INodePro
 	return property.type === 'resourceLocator' ? { __rl: true, mode, value: expression } : expression;
 }
 
-/** An operation's parameters as each version and variant shows them, its tool's arguments wired in version 1.1. */
-function versioned(spec: Operation, entries: Versioned[]): INodeProperties[] {
-	const wired = toolArguments(spec);
-	return entries.flatMap(({ property, changes = {} }) => {
-		const fromModel = toolDefault(property, wired);
-		return forVersions(property, fromModel === undefined ? changes : { ...changes, v1_1Tool: { ...changes.v1_1Tool, default: fromModel } });
+/** A parameter as one version shows it: its plain definition, and what its tool copy changes. */
+interface Shown {
+	property: INodeProperties;
+	tool?: Partial<INodeProperties>;
+}
+
+/** An operation's own parameters as nodes of its version show them (`spec` is its form in that version), in the editor's order. */
+function operationProperties(spec: Operation): Shown[] {
+	const version = spec.version;
+	const shown: Shown[] = idProperties(spec, version).map((property) => ({ property }));
+	if (spec.shape === 'getMany' || spec.shape === 'getRelatedMany') shown.push(...getManyProperties(spec, version));
+	if (spec.shape === 'getById') shown.push(...getByIdProperties(spec, version).map((property) => ({ property })));
+	// A fact find's mode and lists come first; a tool is given the fact find as JSON, filled by the model.
+	if (spec.factFindInput !== undefined) {
+		const input = spec.factFindInput;
+		shown.push(...factFindProperties(spec, input, version).map((property): Shown => (property.name === input.mode.name ? { property, tool: { default: 'json' } } : { property })));
+	}
+	if (spec.shape === 'create' || spec.shape === 'update') shown.push(...writeProperties(spec, version).map((property) => ({ property })));
+	const simplify = READ_SHAPES.has(spec.shape) ? readSimplify(spec, version) : createSimplify(spec, version);
+	if (simplify !== undefined) shown.push({ property: simplify });
+	return shown;
+}
+
+/** Names in the order the editor shows them: the newest version's, each older name after the one it followed. */
+function mergedOrder(lists: ReadonlyArray<readonly string[]>): string[] {
+	const order = [...lists[lists.length - 1]];
+	for (const list of [...lists].reverse().slice(1)) {
+		list.forEach((name, index) => {
+			if (order.includes(name)) return;
+			const before = list.slice(0, index).reverse().find((earlier) => order.includes(earlier));
+			order.splice(before === undefined ? 0 : order.indexOf(before) + 1, 0, name);
+		});
+	}
+	return order;
+}
+
+/**
+ * An operation's parameters in every version and variant that has it (a catalogue row's `since`):
+ * each version's form of the operation (operation/operation.ts `operationAt`) rendered as it shows
+ * them, then each parameter folded into the fewest copies with display conditions (versions.ts
+ * `forVariants`). A tool from version 1.1 on starts with its arguments wired to the model
+ * (toolArguments.ts).
+ */
+function versioned(operation: Operation): INodeProperties[] {
+	const forms = NODE_VERSIONS.filter((version) => hasOperation({ typeVersion: version }, operation)).map((version) => {
+		const spec = operationAt(operation, version);
+		const shown = operationProperties(spec);
+		return { version, shown, wired: version < SINCE.summaries ? [] : toolArguments(spec) };
 	});
+	const names = mergedOrder(forms.map((form) => form.shown.map((entry) => entry.property.name)));
+	return names.flatMap((name) =>
+		forVariants(({ version, tool }) => {
+			const form = forms.find((entry) => entry.version === version);
+			const entry = form?.shown.find((candidate) => candidate.property.name === name);
+			if (form === undefined || entry === undefined) return undefined;
+			if (!tool) return entry.property;
+			const property = { ...entry.property, ...entry.tool };
+			const fromModel = toolDefault(entry.property, form.wired);
+			return fromModel === undefined ? property : { ...property, default: fromModel };
+		}),
+	);
 }
 
 /** Every parameter of a node: resource, operation, then each operation's own. */
@@ -404,27 +517,12 @@ export function buildProperties(
 ): INodeProperties[] {
 	const entries: readonly CatalogueEntry[] = [...operations, CUSTOM_REQUEST];
 	const entryDefaults: CatalogueDefaults = { ...defaults, operations: { ...defaults.operations, [CUSTOM_REQUEST.resource]: CUSTOM_REQUEST.operation } };
-	const properties: INodeProperties[] = [
+	return [
 		...resourceSelectors(entries, { ...resourceDescriptions, [CUSTOM_REQUEST.resource]: CUSTOM_REQUEST.resourceDescription }, entryDefaults),
 		...operationSelectors(entries, entryDefaults),
 		...agentProperties(operations),
+		...operations.flatMap(versioned),
+		...customRequestEntry(),
+		...forVariants(({ version }) => requestOptions(version)),
 	];
-	for (const spec of operations) {
-		const entries: Versioned[] = idProperties(spec).map(sameInEvery);
-		if (spec.shape === 'getMany' || spec.shape === 'getRelatedMany') entries.push(...getManyProperties(spec));
-		if (spec.shape === 'getById') entries.push(...getByIdProperties(spec));
-		// A fact find's mode and lists come first; a tool is given the fact find as JSON, filled by the model.
-		if (spec.factFindInput !== undefined) {
-			entries.push(
-				...factFindProperties(spec, spec.factFindInput).map((property): Versioned => (property.name === spec.factFindInput?.mode.name ? { property, changes: { v1_1Tool: { default: 'json' } } } : { property })),
-			);
-		}
-		if (spec.shape === 'create' || spec.shape === 'update') entries.push(...writeProperties(spec).map(sameInEvery));
-		if (READ_SHAPES.has(spec.shape)) entries.push(simplifyProperty(spec));
-		properties.push(...versioned(spec, entries));
-	}
-	properties.push(...customRequestEntry());
-	properties.push(REQUEST_OPTIONS);
-	return properties;
 }
-

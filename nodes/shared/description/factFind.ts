@@ -25,10 +25,11 @@ import { memberLabel } from '../input/factFind';
 import { byDisplayName, optionList, sentence } from './fieldProperties';
 import { LOCATORS } from '../operation/locatorTypes';
 import { idOnlyProperty, locatorProperty } from './locators';
+import type { NodeVersion } from '../service/versions';
 import { typeWords } from './typeWords';
 
-/** A member's parameter in an entry. */
-function memberProperty(name: string, member: FactFindMember): INodeProperties {
+/** A member's parameter in an entry, as nodes of `version` show it (an ID's rule in its words). */
+function memberProperty(name: string, member: FactFindMember, version: NodeVersion): INodeProperties {
 	const label = memberLabel(name, member);
 	const base = { displayName: label, name, description: sentence(member.description) };
 	if (member.refersTo !== undefined) {
@@ -43,12 +44,12 @@ function memberProperty(name: string, member: FactFindMember): INodeProperties {
 		};
 	}
 	if (member.picked !== undefined) {
-		const locator = locatorProperty({ displayName: label, name, description: member.description }, member.picked);
+		const locator = locatorProperty({ displayName: label, name, description: member.description }, member.picked, version);
 		if (locator === undefined) throw new Error(`fact find member ${name}: no list to pick a ${member.picked} from`);
 		return locator;
 	}
 	// Another ID the service has no list of (a property's zoning): By ID only, its hint saying where it comes from.
-	if (member.kind === 'integer' && /Id$/.test(name)) return idOnlyProperty({ displayName: label, name, description: `${sentence(member.description)} A whole number.` }, member.note);
+	if (member.kind === 'integer' && /Id$/.test(name)) return idOnlyProperty({ displayName: label, name, description: `${sentence(member.description)} A whole number.` }, member.note, version);
 	switch (member.kind) {
 		case 'enum':
 			// No preselected value: nothing is sent until one is chosen.
@@ -66,7 +67,7 @@ function memberProperty(name: string, member: FactFindMember): INodeProperties {
 }
 
 /** The fixed collection of a list: its entries, each with its name, its main members and its Additional Fields. */
-function collectionProperty(spec: Operation, mode: FactFindParameters['mode'], collection: FactFindCollection): INodeProperties {
+function collectionProperty(spec: Operation, mode: FactFindParameters['mode'], collection: FactFindCollection, version: NodeVersion): INodeProperties {
 	const { list } = collection;
 	const members = Object.entries(list.members).filter(([, member]) => member.place !== 'json');
 	const main = members.filter(([, member]) => member.place === 'main');
@@ -93,14 +94,14 @@ function collectionProperty(spec: Operation, mode: FactFindParameters['mode'], c
 						placeholder: `e.g. ${list.example}`,
 						description: `A name for this ${list.singular}, different from the other ${list.label.toLowerCase()}'s${linkedFrom.length === 0 ? '' : `: ${linkedFrom.join(', ')} link to it by this name`} (not sent to Loan CRM)`,
 					},
-					...main.map(([name, member]) => memberProperty(name, member)),
+					...main.map(([name, member]) => memberProperty(name, member, version)),
 					{
 						displayName: 'Additional Fields',
 						name: collection.additionalFields,
 						type: 'collection',
 						placeholder: 'Add Field',
 						default: {},
-						options: byDisplayName(more.map(([name, member]) => memberProperty(name, member))),
+						options: byDisplayName(more.map(([name, member]) => memberProperty(name, member, version))),
 					},
 				],
 			},
@@ -129,8 +130,8 @@ export function factFindShapeWords(): string {
 	);
 }
 
-/** Mode, the JSON parameter and the fixed collections, each shown for the operation. */
-export function factFindProperties(spec: Operation, parameters: FactFindParameters): INodeProperties[] {
+/** Mode, the JSON parameter and the fixed collections, each shown for the operation, as nodes of `version` show them. */
+export function factFindProperties(spec: Operation, parameters: FactFindParameters, version: NodeVersion): INodeProperties[] {
 	return [
 		{
 			displayName: parameters.mode.label,
@@ -153,6 +154,6 @@ export function factFindProperties(spec: Operation, parameters: FactFindParamete
 			description: `The whole fact find as one object (typed here, or an expression giving one, e.g. from a Code node), as the public API description's StructuredLeadAttributes shapes it: ${FACT_FIND_LISTS.map((list) => list.name).join(', ')}. Checked before anything is sent. The lead's own parts (note, UTM, source, referrer) are the parameters below.`,
 			displayOptions: showFor(spec, { [parameters.mode.name]: ['json'] }),
 		},
-		...parameters.collections.map((collection) => collectionProperty(spec, parameters.mode, collection)),
+		...parameters.collections.map((collection) => collectionProperty(spec, parameters.mode, collection, version)),
 	];
 }

@@ -14,8 +14,9 @@
  */
 import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import { MAX_ID } from '../input/values';
+import { MAX_ID, idRuleWords } from '../input/values';
 import { BY_NAME_MODE, LOCATORS } from '../operation/locatorTypes';
+import type { NodeVersion } from '../service/versions';
 
 /**
  * Where to find the ID of a record the service offers no searchable list of, named by the
@@ -74,9 +75,10 @@ export const ID_LIST_PATTERN = `[\\s,]*${ID_PATTERN}(?:,[\\s,]*${ID_PATTERN})*[\
  * The By ID check's message, naming the field: n8n lists every field's issues together (on the
  * canvas, and when it refuses to run the workflow) without their names, so each says its own.
  * n8n's regex check has a fixed message: it cannot quote the value typed (the run-time check does).
+ * The rule is worded as the run-time check words it in the node's version (input/values.ts).
  */
-export function idRule(label: string, list = false): string {
-	return list ? `${label} must be whole numbers from 1 to ${MAX_ID}, separated by commas` : `${label} must be a whole number from 1 to ${MAX_ID}`;
+export function idRule(label: string, list: boolean, version: NodeVersion): string {
+	return `${label} must be ${idRuleWords({ typeVersion: version }, list)}`;
 }
 
 export interface IdParameter {
@@ -90,11 +92,11 @@ export interface IdParameter {
  * What the By ID mode adds to its name: where the ID comes from, and the check of the number as it
  * is typed (an expression is not checked until it runs).
  */
-function byIdCheck(label: string, hint: string, list = false): Pick<INodePropertyMode, 'placeholder' | 'hint' | 'validation'> {
+function byIdCheck(label: string, hint: string, version: NodeVersion, list = false): Pick<INodePropertyMode, 'placeholder' | 'hint' | 'validation'> {
 	return {
 		placeholder: list ? 'e.g. 101,102' : 'e.g. 12345',
 		hint,
-		validation: [{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: idRule(label, list) } }],
+		validation: [{ type: 'regex', properties: { regex: list ? ID_LIST_PATTERN : ID_PATTERN, errorMessage: idRule(label, list, version) } }],
 	};
 }
 
@@ -102,7 +104,7 @@ function byIdCheck(label: string, hint: string, list = false): Pick<INodePropert
  * An ID of a record the service offers no searchable list of: a locator with only By ID. `list`
  * takes comma-separated IDs (a to-many relationship). The hint says where the ID comes from.
  */
-export function idOnlyProperty(parameter: IdParameter, source: string | undefined, list = false): INodeProperties {
+export function idOnlyProperty(parameter: IdParameter, source: string | undefined, version: NodeVersion, list = false): INodeProperties {
 	const what = list ? 'Whole numbers, separated by commas' : 'A whole number';
 	return {
 		displayName: parameter.displayName,
@@ -111,17 +113,17 @@ export function idOnlyProperty(parameter: IdParameter, source: string | undefine
 		default: { mode: 'id', value: '' },
 		...(parameter.required === true ? { required: true } : {}),
 		description: parameter.description,
-		modes: [{ displayName: 'By ID', name: 'id', type: 'string', ...byIdCheck(parameter.displayName, source === undefined ? what : `${what}. ${source}.`, list) }],
+		modes: [{ displayName: 'By ID', name: 'id', type: 'string', ...byIdCheck(parameter.displayName, source === undefined ? what : `${what}. ${source}.`, version, list) }],
 	};
 }
 
 /**
  * A locator for a record of `type`, or undefined when the type has no searchable list: From List,
- * By ID (a whole number checked as typed; any text where the service's IDs are text), and for the
- * types that have one By Name (`byName`: a name or an e-mail a form or an agent has, looked up when
- * the node runs, execution/lookups.ts).
+ * By ID (a whole number checked as typed, its rule in `version`'s words; any text where the
+ * service's IDs are text), and for the types that have one By Name (`byName`: a name or an e-mail a
+ * form or an agent has, looked up when the node runs, execution/lookups.ts).
  */
-export function locatorProperty(parameter: IdParameter, type: string): INodeProperties | undefined {
+export function locatorProperty(parameter: IdParameter, type: string, version: NodeVersion): INodeProperties | undefined {
 	const locator = LOCATORS[type];
 	if (locator === undefined) return undefined;
 	const byName = locator.byName;
@@ -146,7 +148,7 @@ export function locatorProperty(parameter: IdParameter, type: string): INodeProp
 				name: 'id',
 				type: 'string',
 				// IDs the service types as text (referrers) are taken as typed.
-				...(locator.textId === true ? { placeholder: 'e.g. 301', hint: `The ID: ${locator.idHint}` } : byIdCheck(parameter.displayName, `A whole number: ${locator.idHint}`)),
+				...(locator.textId === true ? { placeholder: 'e.g. 301', hint: `The ID: ${locator.idHint}` } : byIdCheck(parameter.displayName, `A whole number: ${locator.idHint}`, version)),
 			},
 			...(byName === undefined ? [] : [{ displayName: byName.displayName, name: BY_NAME_MODE, type: 'string' as const, placeholder: byName.placeholder, hint: `${byName.hint}.` }]),
 		],

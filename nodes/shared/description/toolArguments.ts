@@ -1,5 +1,5 @@
 /**
- * What an AI agent can send to a tool of node version 1.1, out of the box: the parameters its
+ * What an AI agent can send to a tool of node version 1.1 or later, out of the box: the parameters its
  * description promises, each filled by the model through a `$fromAI` default in n8n's own override
  * format, so a tool added from the agent's tool connector works with no change by its author.
  *
@@ -151,7 +151,7 @@ function factFindArgument(spec: Operation): ToolArgument[] {
 }
 
 /**
- * The arguments of an operation's version 1.1 tool, in the order the tool description names them:
+ * The arguments of an operation's tool (version 1.1 or later; `spec` its form there), in the order the tool description names them:
  * the IDs it needs; for a search Filter, Sort, Limit and Fields; for a get by ID Fields; for a write
  * the fields it can set. Return All, Include, Conditions and the Request Options stay the
  * workflow author's (a related collection, such as a deal's notes, returns every record).

@@ -29,7 +29,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation, WriteField } from '../operation/operation';
-import { IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, OUTCOME_FIELD, displayNameOf } from '../service/catalogue';
+import { operationAt } from '../operation/operation';
+import { IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, MATCH_COUNT_FIELD, NOT_SEARCHED_FIELD, OUTCOME_FIELD, displayNameOf } from '../service/catalogue';
 import { queryableFields } from '../service/fields';
 import type { AttributeSpec, RelationshipSpec, ResourceTypeSpec } from '../service/schema';
 import { LID } from '../service/factFind';
@@ -40,6 +41,9 @@ import { sentence } from './fieldProperties';
 import type { ToolArgument } from './toolArguments';
 import { AGENT_DEFAULT_LIMIT, toolArgumentKey, toolArguments } from './toolArguments';
 import { exampleFilter, fieldList, typeWords } from './typeWords';
+import { versionCondition } from './versions';
+import type { NodeVersion } from '../service/versions';
+import { NODE_VERSIONS, SINCE, hasOperation } from '../service/versions';
 
 const FILTER_SYNTAX =
 	"Filter syntax is functions, not operators: equals(field,'value'), lessThan, lessOrEqual, greaterThan, greaterOrEqual, contains, startsWith, endsWith, any(field,'a','b'), not(…), and(…,…), or(…,…); every value in single quotes (a quote inside doubled: 'O''Connor'), dates as 'YYYY-MM-DD', null unquoted: equals(field,null).";
@@ -102,11 +106,34 @@ function writeLines(spec: Operation): string[] {
 function ifExistsLine(spec: Operation, argumentName: string): string | undefined {
 	if (spec.ifAlreadyExists === undefined) return undefined;
 	const label = RESOURCE_TYPES[spec.type].label;
-	return (
+	const line =
 		`When a ${label} with the same ${spec.ifAlreadyExists.words} already exists (case does not matter), ${argumentName} decides: ` +
 		`createAnother (default) creates one more; returnExisting creates only if none exists, else returns the existing ${label} unchanged (the oldest, with ${MATCH_COUNT_FIELD}); ` +
-		`stopWithError creates only if none exists, else fails naming its ID. Except with createAnother, the result has ${OUTCOME_FIELD}: created or found.`
-	);
+		`stopWithError creates only if none exists, else fails naming its ID. Except with createAnother, the result has ${OUTCOME_FIELD}: created or found.`;
+	const optional = spec.ifAlreadyExists.fields.filter((field) => !field.required);
+	if (spec.version < SINCE.oneCreateShape || optional.length === 0) return line;
+	return `${line} Without ${optional.map((field) => field.label.toLowerCase()).join(' or ')} it cannot look: it creates, and the result has ${NOT_SEARCHED_FIELD}.`;
+}
+
+/**
+ * What a write returns, for a tool of `spec`'s version: the record as saved; from 1.2 a create names
+ * the records it required (a note's dealId), and one whose existing record is found through another
+ * type gives the same fields created or found (its readable record).
+ */
+function returnsLine(spec: Operation): string {
+	// A fact find's item also lists the deal's contacts, by the names the fact find gave them (execution/factFind.ts).
+	const contacts = spec.factFindInput === undefined ? '' : `, and contacts: the deal's contacts, each with the ${LID} it had in the fact find (entryName), id, firstName, lastName and email`;
+	if (spec.shape !== 'create' || spec.version < SINCE.oneCreateShape) {
+		return spec.factFindInput === undefined ? 'Returns the record as saved.' : `Returns the lead: id and dealId (the deal's ID), dealStatus${contacts}.`;
+	}
+	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
+	if (spec.matchLookup !== undefined) {
+		const attributes = type.attributes as Record<string, AttributeSpec>;
+		const fields = ['id', ...(spec.idAlias === undefined ? [] : [spec.idAlias]), ...readableNames(attributes)];
+		return `Returns the ${type.label} with ${fields.join(', ')}, the same whether created or found${contacts}.`;
+	}
+	const named = spec.fields.filter((field) => field.required && field.kind === 'relationship' && field.relationship.toMany !== true).map((field) => field.parameter);
+	return named.length === 0 ? 'Returns the record as saved.' : `Returns the record as saved, with ${named.join(' and ')}.`;
 }
 
 /** The description a version 1 tool reads for one operation. */
@@ -195,7 +222,7 @@ function argumentsLines(spec: Operation): string[] {
 	return lines;
 }
 
-/** The description a version 1.1 tool reads for one operation: its arguments, what comes back. */
+/** The description a tool of version 1.1 or later reads for one operation (`spec`: its form there): its arguments, what comes back. */
 export function toolDescriptionOf(spec: Operation): string {
 	const type = RESOURCE_TYPES[spec.type] as ResourceTypeSpec;
 	const lines = [`${spec.action} in Loan CRM: ${sentence(lowerFirst(spec.agentDescription ?? spec.description))}`];
@@ -221,11 +248,7 @@ export function toolDescriptionOf(spec: Operation): string {
 			break;
 		case 'create':
 		case 'update':
-			lines.push(
-				spec.factFindInput === undefined
-					? 'Returns the record as saved.'
-					: `Returns the lead: id and dealId (the deal's ID), dealStatus, and contacts, the deal's contacts each with the ${LID} it had in the fact find (entryName), id, firstName, lastName and email.`,
-			);
+			lines.push(returnsLine(spec));
 			lines.push(...[ifExistsLine(spec, toolArgumentKey(IF_EXISTS_DISPLAY_NAME))].filter((line): line is string => line !== undefined));
 			break;
 		case 'delete':
@@ -236,34 +259,46 @@ export function toolDescriptionOf(spec: Operation): string {
 	return lines.join(' ');
 }
 
-/** An operation's tool description in a node version. */
-export function toolDescriptionFor(spec: Operation, version: 1 | 1.1): string {
-	return version === 1 ? toolDescriptionV1(spec) : toolDescriptionOf(spec);
+/** An operation's tool description in a node version (`spec`: its form in that version, operation/operation.ts `operationAt`). */
+export function toolDescriptionFor(spec: Operation, version: NodeVersion): string {
+	return version < SINCE.summaries ? toolDescriptionV1(spec) : toolDescriptionOf(spec);
 }
 
 /**
  * Parameters only the tool copy of a node shows (`@tool`): the description the agent reads, one per
- * operation and version so each gets its own; and, in version 1, how answers are shaped.
+ * operation and run of versions with the same text, so each gets its own; and, in version 1, how
+ * answers are shaped.
  */
 export function agentProperties(operations: readonly Operation[]): INodeProperties[] {
-	const description = (spec: Operation, version: 1 | 1.1): INodeProperties => ({
+	const description = (spec: Operation, versions: NodeVersion[], text: string): INodeProperties => ({
 		displayName: 'Tool Description',
 		name: 'toolDescription',
 		type: 'string',
 		typeOptions: { rows: 6 },
-		default: toolDescriptionFor(spec, version),
+		default: text,
 		description:
-			version === 1
+			versions[0] < SINCE.summaries
 				? 'What the AI agent reads about this tool: what it does, its fields and known values, the filter syntax. The default is written for agents; edit it to add your own rules.'
 				: "What the AI agent reads about this tool: what it does, its arguments, what it returns, the filter syntax. Each argument's own description is on its parameter. The default is written for agents; edit it to add your own rules.",
 		displayOptions: {
-			show: { '@tool': [true], '@version': version === 1 ? [1] : [{ _cnd: { gte: 1.1 } }], resource: [spec.resource], operation: [spec.operation] },
+			show: { '@tool': [true], '@version': versionCondition(versions) ?? [{ _cnd: { gte: NODE_VERSIONS[0] } }], resource: [spec.resource], operation: [spec.operation] },
 		},
 	});
+	// Per operation, the versions that read the same text; listed by their first version, then in catalogue order.
+	const copies = operations.flatMap((operation, order) => {
+		const runs: Array<{ versions: NodeVersion[]; text: string }> = [];
+		// An operation newer than version 1 (a catalogue row's `since`) has no tool in the versions before it.
+		for (const version of NODE_VERSIONS.filter((candidate) => hasOperation({ typeVersion: candidate }, operation))) {
+			const text = toolDescriptionFor(operationAt(operation, version), version);
+			const same = runs.find((run) => run.text === text);
+			if (same) same.versions.push(version);
+			else runs.push({ versions: [version], text });
+		}
+		return runs.map((run) => ({ first: NODE_VERSIONS.indexOf(run.versions[0]), order, property: description(operation, run.versions, run.text) }));
+	});
+	copies.sort((a, b) => a.first - b.first || a.order - b.order);
 	return [
-		// An operation newer than version 1 (`since`) has no version 1 tool.
-		...operations.filter((spec) => (spec.since ?? 1) <= 1).map((spec) => description(spec, 1)),
-		...operations.map((spec) => description(spec, 1.1)),
+		...copies.map((copy) => copy.property),
 		{
 			displayName: 'Output',
 			name: 'agentOutput',

@@ -46,8 +46,9 @@ const OPERATION_ERRORS = {
 		message: `Parameter ${quotedParameter(parameter, node)} ${problem}`,
 	}),
 	requiredParameter: ({ parameter }: { parameter: ParameterName }, node: INode): Made => ({ message: `Parameter ${quotedParameter(parameter, node)} is required` }),
-	nothingToWrite: ({ collection }: { collection: 'Additional Fields' | 'Update Fields' }): Made => ({
-		message: `Add at least one field under "${collection}"`,
+	/** `own`: from node version 1.2, the optional fields with a parameter of their own (a contact's Email), named too. */
+	nothingToWrite: ({ collection, own = [] }: { collection: 'Additional Fields' | 'Update Fields'; own?: readonly string[] }): Made => ({
+		message: own.length === 0 ? `Add at least one field under "${collection}"` : `Fill in ${own.join(', ')} or add a field under "${collection}"`,
 		description: 'Nothing would be sent otherwise.',
 	}),
 	/**

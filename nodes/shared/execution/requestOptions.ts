@@ -11,7 +11,7 @@ import {
 	DEFAULT_REQUESTS_IN_PARALLEL,
 	MAX_RATE_LIMIT_WAIT_MINUTES,
 	MAX_REQUESTS_IN_PARALLEL,
-	RATE_LIMIT_WAIT_LABEL,
+	rateLimitWaitLabel,
 	RATE_LIMIT_WAIT_OPTION,
 } from '../requests/policy';
 import type { RunContext } from '../requests/runContext';
@@ -51,7 +51,7 @@ function rateLimitWaitMinutes(node: INode, value: unknown, label: string): numbe
  */
 export function applyRequestOptions(context: IExecuteFunctions): RunContext {
 	const options = context.getNodeParameter('requestOptions', 0, {}) as Record<string, unknown>;
-	const label = `Request Options → ${RATE_LIMIT_WAIT_LABEL}`;
+	const label = `Request Options → ${rateLimitWaitLabel(context.getNode())}`;
 	const parallel = requestsInParallel(context.getNode(), options.requestsInParallel);
 	const minutes = rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label);
 	const run = runContextOf(context);
@@ -60,9 +60,17 @@ export function applyRequestOptions(context: IExecuteFunctions): RunContext {
 	return run;
 }
 
-/** The triggers' Options → When Rate Limited, applied to the poll (or the Webhook Trigger's read). */
-export function applyPollRateLimitWait(context: IPollFunctions | IWebhookFunctions, options: Record<string, unknown>): void {
-	const label = `Options → ${RATE_LIMIT_WAIT_LABEL}`;
+/**
+ * The triggers' Options → When Rate Limited, applied to the poll (or the Webhook Trigger's read),
+ * named as `wordsOf`'s version names it (the node's own; the Webhook Trigger's, the polling
+ * triggers' version whose words it shows).
+ */
+export function applyPollRateLimitWait(
+	context: IPollFunctions | IWebhookFunctions,
+	options: Record<string, unknown>,
+	wordsOf: Pick<INode, 'typeVersion'> = context.getNode(),
+): void {
+	const label = `Options → ${rateLimitWaitLabel(wordsOf)}`;
 	setRateLimitWait(runContextOf(context), rateLimitWaitMinutes(context.getNode(), options[RATE_LIMIT_WAIT_OPTION], label), label);
 }
 

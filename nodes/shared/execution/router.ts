@@ -15,9 +15,10 @@ import { operationError, stoppingError } from '../errors/factory';
 import type { ActionResult, PreparedItem } from './actions';
 import { prepareItem } from './actions';
 import type { Operation } from '../operation/operation';
-import { hasOperation } from '../operation/versions';
+import { operationAt } from '../operation/operation';
 import type { CustomRequestSpec } from '../service/catalogue';
 import { CUSTOM_REQUEST, N8N_CUSTOM_API_CALL } from '../service/catalogue';
+import { hasOperation } from '../service/versions';
 import { forEachIndex } from '../requests/parallel';
 import { applyRequestOptions } from './requestOptions';
 import { agentOutputShaper } from './toolOutput';
@@ -58,10 +59,12 @@ export async function route(
 	// Every action node lists Custom Request after its own operations.
 	const entries: ReadonlyArray<Operation | CustomRequestSpec> = [...operations, CUSTOM_REQUEST];
 	// An operation newer than the node's version (a catalogue row's `since`) is not one of its operations.
-	const spec = entries.find((entry) => entry.resource === resource && entry.operation === operation && (entry.shape === 'custom' || hasOperation(this.getNode(), entry)));
-	if (spec === undefined) {
+	const found = entries.find((entry) => entry.resource === resource && entry.operation === operation && (entry.shape === 'custom' || hasOperation(this.getNode(), entry)));
+	if (found === undefined) {
 		throw operationError(this.getNode(), 'unknownOperation', { resource, operation });
 	}
+	// The operation as this node's version has it: where its parameters are, how they are labelled.
+	const spec = found.shape === 'custom' ? found : operationAt(found, this.getNode().typeVersion);
 	// Request Options' node settings, read once for the run, before any request.
 	const run = applyRequestOptions(this);
 	const continueOnFail = this.continueOnFail();

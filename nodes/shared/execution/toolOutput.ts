@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { isVersion1 } from '../operation/versions';
+import { isVersion1 } from '../service/versions';
 
 /** Whether the node runs as an agent's tool (its type is the `…Tool` copy n8n makes). */
 export function isToolRun(context: Pick<IExecuteFunctions, 'getNode'>): boolean {

@@ -7,6 +7,7 @@ import type { INode } from 'n8n-workflow';
 import type { ParameterName } from '../errors/factory';
 import { invalidParameter } from '../errors/factory';
 import type { AttributeSpec } from '../service/schema';
+import { has } from '../service/versions';
 
 export const MAX_ID = 2147483647;
 
@@ -30,17 +31,21 @@ export function locatorValue(value: unknown): unknown {
 	return value;
 }
 
+/**
+ * What an ID must be, in the words of the node's version: from 1.2 "a record ID (a whole number)",
+ * before it "a whole number from 1 to 2147483647" (the rule is the same: 1 to MAX_ID).
+ */
+export function idRuleWords(node: Pick<INode, 'typeVersion'>, list = false): string {
+	if (has(node, 'plainWords')) return list ? 'record IDs (whole numbers), separated by commas' : 'a record ID (a whole number)';
+	return list ? `whole numbers from 1 to ${MAX_ID}, separated by commas` : `a whole number from 1 to ${MAX_ID}`;
+}
+
 /** A path id: a whole number from 1 to 2147483647, surrounding spaces trimmed; a locator's value is read. */
 export function parseId(node: INode, parameter: ParameterName, input: unknown, itemIndex?: number): string {
 	const value = locatorValue(input);
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 	if (text === undefined || !/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) {
-		throw invalidParameter(
-			node,
-			parameter,
-			`must be a whole number from 1 to ${MAX_ID}; got ${describeValue(value)}`,
-			itemIndex,
-		);
+		throw invalidParameter(node, parameter, `must be ${idRuleWords(node)}; got ${describeValue(value)}`, itemIndex);
 	}
 	return String(Number(text));
 }
@@ -60,7 +65,7 @@ export function parseIdList(node: INode, parameter: ParameterName, input: unknow
 				? value.split(',').filter((part) => part.trim() !== '')
 				: [value];
 	if (typeof value === 'string' && parts.length === 0) {
-		throw invalidParameter(node, parameter, `must be whole numbers from 1 to ${MAX_ID}, separated by commas; got ${describeValue(value)}`, itemIndex);
+		throw invalidParameter(node, parameter, `must be ${idRuleWords(node, true)}; got ${describeValue(value)}`, itemIndex);
 	}
 	return parts.map((part) => parseId(node, parameter, part, itemIndex));
 }

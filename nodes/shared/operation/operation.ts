@@ -14,6 +14,8 @@ import type { FactFindList } from '../service/factFind';
 import { FACT_FIND_LISTS } from '../service/factFind';
 import type { AttributeSpec, RelationshipSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
+import type { NodeVersion } from '../service/versions';
+import { NODE_VERSIONS, formAt } from '../service/versions';
 import { LOCATORS } from './locatorTypes';
 
 /** An ID parameter of the operation: a path id, or the ID a getById looks up. */
@@ -127,10 +129,12 @@ export interface MatchRule {
 	words: string;
 }
 
-/** A catalogue row with everything it reads resolved. */
+/** A catalogue row with everything it reads resolved, as nodes of one version have it. */
 export interface Operation extends OperationSpec {
 	/** `resource.operation`. */
 	key: string;
+	/** The node version it is resolved for; `operationAt` gives the row as another version has it. */
+	version: NodeVersion;
 	/** Every ID parameter: the path ids in path order, then the ID a getById looks up. */
 	idParameters: readonly IdParameter[];
 	/** Writes: the required fields, then the collection's, each in catalogue order. */
@@ -203,9 +207,10 @@ function fieldNames(spec: OperationSpec): { required: readonly string[]; optiona
 	return { required, optional: [...featured, ...listed.filter((name) => !featured.includes(name))] };
 }
 
-function writeField(spec: OperationSpec, name: string, required: boolean, collection: FieldCollection): WriteField {
+function writeField(spec: OperationSpec, name: string, required: boolean, collection: FieldCollection, version: NodeVersion): WriteField {
 	const type = RESOURCE_TYPES[spec.type];
-	const attribute = (type.attributes as Record<string, AttributeSpec & { writable?: boolean }>)[name];
+	const table = (type.attributes as Record<string, AttributeSpec | undefined>)[name];
+	const attribute = table === undefined ? undefined : formAt(table, version);
 	const relationship = (type.relationships as Record<string, RelationshipSpec>)[name];
 	const matches = spec.shape === 'create' && (spec.matchExistingBy ?? []).includes(name);
 	const featured = !required && (spec.featured ?? []).includes(name);
@@ -255,15 +260,22 @@ function matchRule(spec: OperationSpec, fields: readonly WriteField[]): MatchRul
 	return { fields: matched, words: words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` };
 }
 
-/** One catalogue row, resolved. Throws on a row that names a field the resource cannot write. */
-export function resolveOperation(spec: OperationSpec): Operation {
+/**
+ * One catalogue row as nodes of `version` have it (its earlier form, `before`, for an older one),
+ * resolved. Throws on a row that names a field the resource cannot write.
+ */
+function resolveAt(row: OperationSpec, version: NodeVersion): Operation {
+	const spec = formAt(row, version);
 	const isWrite = spec.shape === 'create' || spec.shape === 'update';
 	const collection = isWrite ? COLLECTIONS[spec.shape as 'create' | 'update'] : undefined;
 	const names = isWrite ? fieldNames(spec) : { required: [], optional: [] };
 	const fields =
 		collection === undefined
 			? []
-			: [...names.required.map((name) => writeField(spec, name, true, collection)), ...names.optional.map((name) => writeField(spec, name, false, collection))];
+			: [
+					...names.required.map((name) => writeField(spec, name, true, collection, version)),
+					...names.optional.map((name) => writeField(spec, name, false, collection, version)),
+				];
 	const ifAlreadyExists = matchRule(spec, fields);
 	if (spec.allocates === true && spec.shape !== 'create') throw new Error(`${spec.resource}.${spec.operation}: only a create allocates its record`);
 	const allocation: AllocationParameter | undefined =
@@ -282,6 +294,7 @@ export function resolveOperation(spec: OperationSpec): Operation {
 	return {
 		...spec,
 		key: `${spec.resource}.${spec.operation}`,
+		version,
 		idParameters: idParameters(spec).map((name) => idParameter(spec, name)),
 		fields,
 		...(collection === undefined ? {} : { collection }),
@@ -289,6 +302,30 @@ export function resolveOperation(spec: OperationSpec): Operation {
 		...(allocation === undefined ? {} : { allocation }),
 		...(factFindInput === undefined ? {} : { factFindInput }),
 	};
+}
+
+/** Each resolved operation's forms in every version, oldest first (one object per version). */
+const FORMS = new WeakMap<Operation, readonly Operation[]>();
+
+/** One catalogue row, resolved as new nodes have it; `operationAt` gives the older versions' forms. */
+export function resolveOperation(row: OperationSpec): Operation {
+	const forms = NODE_VERSIONS.map((version) => resolveAt(row, version));
+	const newest = forms[forms.length - 1];
+	FORMS.set(newest, forms);
+	return newest;
+}
+
+/**
+ * The operation as a node of `typeVersion` has it: the form of the newest version not above it
+ * (labels, which fields have their own parameter). Saved nodes of an older version read and show
+ * their parameters where that version put them.
+ */
+export function operationAt(operation: Operation, typeVersion: number): Operation {
+	const forms = FORMS.get(operation);
+	if (forms === undefined) return operation;
+	let found = forms[0];
+	for (const form of forms) if (form.version <= typeVersion) found = form;
+	return found;
 }
 
 /** A node's catalogue, resolved: what its description and its execute are built from. */

@@ -4,6 +4,10 @@
  * parameters, the README and the tests state the same numbers.
  */
 
+import type { INode } from 'n8n-workflow';
+
+import { has } from '../service/versions';
+
 /** The service's window: `x-ratelimit-limit` tokens refill over this many seconds (its README: tokens per 5 minutes). */
 export const RATE_LIMIT_WINDOW_SECONDS = 300;
 
@@ -61,7 +65,10 @@ export const AGENT_LIMIT_CEILING = 100;
 export const DEFAULT_RATE_LIMIT_WAIT_MINUTES = 10;
 /** The option's name inside Request Options (action nodes) and Options (triggers), and its label. */
 export const RATE_LIMIT_WAIT_OPTION = 'rateLimitWaitMinutes';
-export const RATE_LIMIT_WAIT_LABEL = 'When Rate Limited, Wait Up To (Minutes)';
+/** Its label in a node of this version: short enough from 1.2 to show whole, unit included. */
+export function rateLimitWaitLabel(node: Pick<INode, 'typeVersion'>): string {
+	return has(node, 'plainWords') ? 'Rate Limit Wait (Minutes)' : 'When Rate Limited, Wait Up To (Minutes)';
+}
 /** A day: longer waits are a stuck job rather than a plan. */
 export const MAX_RATE_LIMIT_WAIT_MINUTES = 1440;
 /** A list search in the editor (someone is typing) waits for the budget at most this long. */

@@ -6,6 +6,7 @@
 import type { IDisplayOptions } from 'n8n-workflow';
 
 import type { RelationshipSpec, ResourceTypeName } from './schema';
+import type { EarlierForms, VersionFeature } from './versions';
 
 /** The handful of request shapes the service's endpoints come in. */
 export type Shape = 'getMany' | 'getRelatedMany' | 'get' | 'getById' | 'create' | 'update' | 'delete';
@@ -75,10 +76,16 @@ export interface OperationSpec {
 	/** The resource's name in the Resource list when its key does not say it (`structuredLead`: "Fact Find"). */
 	resourceName?: string;
 	/**
-	 * The first node version that has the operation (operation/versions.ts); older versions neither
-	 * list nor run it. Without it, every version.
+	 * What the first node version that has the operation brought (service/versions.ts `SINCE`);
+	 * older versions neither list nor run it. Without it, every version.
 	 */
-	since?: number;
+	since?: VersionFeature;
+	/**
+	 * What the row was before a version changed it, by that version's key: nodes of older versions
+	 * (saved workflows) keep it. `{ v1_2: { featured: [] } }`: before 1.2 no field had its own
+	 * parameter. The row itself is the newest version's, so a new row has the newest behaviour.
+	 */
+	before?: EarlierForms<Pick<OperationSpec, 'featured'>>;
 }
 
 /**
@@ -95,6 +102,8 @@ export interface MatchLookup {
 	filterBy: Record<string, string>;
 	/** The to-one relationship of the searched type that is the existing record, included in the search. */
 	record: string;
+	/** The resource type of that record (a lead's: the deal it became). */
+	recordType: ResourceTypeName;
 }
 
 /**
@@ -115,7 +124,10 @@ export const CUSTOM_REQUEST: CustomRequestSpec = {
 	action: 'Send a custom request',
 	description: 'Send a request to any Loan CRM endpoint below /jsonapi, with this node\'s token handling, paging, errors and safe retries',
 	shape: 'custom',
-	resourceDescription: 'Any Loan CRM endpoint below /jsonapi (lookups, lead capture, notes, …), for what the other resources do not cover',
+	// The one custom entry of the lists (n8n's own Custom API Call is not added: actionNode.ts), so it
+	// says what it is for and where the other route is.
+	resourceDescription:
+		"Any other Loan CRM endpoint below /jsonapi (lookups, advisers, more lead fields, …), sent by this node: paged, its errors explained, a write sent once. For a raw call, n8n's HTTP Request node takes this credential too",
 };
 
 /** An entry of a node's operation list: one of its operations, or Custom Request. */
@@ -153,6 +165,8 @@ export const IF_EXISTS_DEFAULT: IfExists = 'createAnother';
  */
 export const OUTCOME_FIELD = 'outcome';
 export const MATCH_COUNT_FIELD = 'matchCount';
+/** From node version 1.2, on an item that could not look first (a match field empty): which, in words. */
+export const NOT_SEARCHED_FIELD = 'notSearched';
 
 export const HTTP_METHOD = {
 	getMany: 'GET',

@@ -5,6 +5,7 @@
  *
  * Sources: the seed's resource tables; enum values, writability and target types from api-facts.md.
  */
+import type { EarlierForms } from './versions';
 
 export type AttributeKind = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'dateTime' | 'enum' | 'object' | 'list';
 
@@ -55,6 +56,10 @@ export interface AttributeSpec {
 	 * (factFind.ts): the name of the list they are in. Kind `object`: one `{ lid }`; kind `list`: `[{ lid }]`.
 	 */
 	refersTo?: string;
+	/** The dropdown's name of each enum value whose own name does not read as words ("E-mail and date of birth"). */
+	valueNames?: Readonly<Record<string, string>>;
+	/** What the parameter was before a version changed it (service/versions.ts `formAt`): saved nodes keep it. */
+	before?: EarlierForms<Pick<AttributeSpec, 'label' | 'valueNames' | 'description'>>;
 }
 
 export interface RelationshipSpec {
@@ -164,6 +169,16 @@ const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 			EmailDateOfBirth: 'The same e-mail and date of birth',
 			EmailDateOfBirthName: 'The same e-mail, date of birth, first and last name',
 		},
+		valueNames: {
+			Email: 'E-mail',
+			EmailMobile: 'E-mail and mobile',
+			EmailName: 'E-mail and name',
+			EmailMobileName: 'E-mail, mobile and name',
+			EmailDateOfBirth: 'E-mail and date of birth',
+			EmailDateOfBirthName: 'E-mail, date of birth and name',
+		},
+		// Before 1.2 the dropdown named each value by its API name in words ("Email Date Of Birth Name").
+		before: { v1_2: { valueNames: undefined } },
 		description: 'Which existing contact Loan CRM takes as the lead\'s person instead of creating a new contact; without a match (or without an e-mail) it creates one',
 	},
 	title: { kind: 'enum', values: TITLES, writable: true, writeOnly: true, description: 'Title of the person' },
@@ -211,7 +226,15 @@ const LEAD_WRITE_ATTRIBUTES: Record<string, AttributeSpec> = {
 	sourceAdditionalDetails: { kind: 'string', writable: true, writeOnly: true, maxLength: 255, description: 'More about where the lead came from (max 255 characters)' },
 	externalReference: { kind: 'string', writable: true, writeOnly: true, maxLength: 255, description: "The lead's ID in the system it came from, e.g. the form submission's ID (max 255 characters); stored on the deal with the integration" },
 	externalIntegration: { kind: 'string', writable: true, writeOnly: true, maxLength: 100, description: 'Name of that system as an integration in Loan CRM, e.g. Website Form (max 100 characters)' },
-	externalIntegrationAllowCreate: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether Loan CRM creates the integration when none has that name (else the lead is refused)' },
+	externalIntegrationAllowCreate: {
+		kind: 'boolean',
+		writable: true,
+		writeOnly: true,
+		label: 'Create Integration If Missing',
+		description: 'Whether Loan CRM creates the integration named in External Integration when it has none of that name (else Loan CRM refuses the lead)',
+		// Before 1.2 the label was the API name in words.
+		before: { v1_2: { label: undefined, description: 'Whether Loan CRM creates the integration when none has that name (else the lead is refused)' } },
+	},
 	sendNotification: { kind: 'boolean', writable: true, writeOnly: true, description: 'Whether Loan CRM sends its notification of the new lead (the public API description does not say to whom)' },
 };
 

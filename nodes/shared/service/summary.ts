@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { AttributeSpec, ResourceTypeSpec } from './schema';
+import type { AttributeSpec, ResourceTypeName, ResourceTypeSpec } from './schema';
 import { RESOURCE_TYPES } from './schema';
 
 export interface SummaryColumn {
@@ -59,4 +59,22 @@ export function summarize(record: IDataObject): IDataObject {
 		if (name in record) summary[name] = record[name];
 	}
 	return summary;
+}
+
+/**
+ * A record as a record of `typeName` reads: `id`, then the type's readable attributes (those the
+ * service returns; write-only ones never come back), each from the record's field of that name,
+ * null when it has none. From node version 1.2 a create whose existing record is found through
+ * another type gives both the created and the found record this way (Simplify): a lead created and
+ * a lead found as the deal it became have the same columns, in the same order, nothing nested.
+ */
+export function readableRecord(typeName: ResourceTypeName, record: IDataObject): IDataObject {
+	const attributes = RESOURCE_TYPES[typeName].attributes as Record<string, AttributeSpec>;
+	const readable: IDataObject = { id: record.id };
+	for (const [name, attribute] of Object.entries(attributes)) {
+		if (attribute.writeOnly === true) continue;
+		const value = record[name];
+		readable[name] = value === undefined ? null : value;
+	}
+	return readable;
 }

@@ -4,7 +4,8 @@ import { conditionsProperty } from '../description/conditions';
 import type { ResourceTypeName } from '../service/schema';
 import { DEAL_STATUSES } from '../service/schema';
 import { optionList } from '../description/fieldProperties';
-import { forVersions } from '../description/versions';
+import { forVariants, forVersions } from '../description/versions';
+import type { NodeVersion } from '../service/versions';
 import { DEFAULT_MAX_RECORDS_PER_POLL, MAX_RECORDS_PER_POLL_CEILING } from './changeFeed';
 import { rateLimitWaitProperty } from '../description/rateLimitWait';
 
@@ -157,6 +158,34 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 		versioned && dealEvents.length > 0
 			? [simplifyProperty({ show: { '@version': [{ _cnd: { gte: 1.1 } }] } })]
 			: [];
+	const options = (version: NodeVersion): INodeProperties => ({
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			...(contactEvents.length > 0 ? [conditions('contacts', contactEvents)] : []),
+			...(dealEvents.length > 0 ? [conditions('deals', dealEvents)] : []),
+			{
+				displayName: 'Max Records per Poll',
+				name: 'maxRecordsPerPoll',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_POLL_CEILING, numberPrecision: 0 },
+				default: DEFAULT_MAX_RECORDS_PER_POLL,
+				description: `Most records one poll emits (one execution). A larger backlog, e.g. a bulk import, continues at the next polls, in change order, nothing skipped. Up to ${MAX_RECORDS_PER_POLL_CEILING}.`,
+			},
+			{
+				displayName: 'Safety Window (Seconds)',
+				name: 'safetyWindow',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 120,
+				description: 'How far back each poll re-reads, to catch records whose timestamps arrive late; repeats are skipped',
+			},
+			rateLimitWaitProperty(version),
+		],
+	});
 	return [
 		{
 			displayName: 'Event',
@@ -169,33 +198,7 @@ export function triggerProperties(offered: readonly string[], defaultEvent: stri
 		...statuses,
 		filter,
 		...simplify,
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				...(contactEvents.length > 0 ? [conditions('contacts', contactEvents)] : []),
-				...(dealEvents.length > 0 ? [conditions('deals', dealEvents)] : []),
-				{
-					displayName: 'Max Records per Poll',
-					name: 'maxRecordsPerPoll',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: MAX_RECORDS_PER_POLL_CEILING, numberPrecision: 0 },
-					default: DEFAULT_MAX_RECORDS_PER_POLL,
-					description: `Most records one poll emits (one execution). A larger backlog, e.g. a bulk import, continues at the next polls, in change order, nothing skipped. Up to ${MAX_RECORDS_PER_POLL_CEILING}.`,
-				},
-				{
-					displayName: 'Safety Window (Seconds)',
-					name: 'safetyWindow',
-					type: 'number',
-					typeOptions: { minValue: 0 },
-					default: 120,
-					description: 'How far back each poll re-reads, to catch records whose timestamps arrive late; repeats are skipped',
-				},
-				rateLimitWaitProperty(),
-			],
-		},
+		// The rate-limit wait's label is the version's (1.2: shorter, the unit shown).
+		...(versioned ? forVariants(({ version }) => options(version)) : [options(1)]),
 	];
 }

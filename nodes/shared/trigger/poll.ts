@@ -30,7 +30,7 @@ import type { TransitionSelection, TransitionState } from './statusTransitions';
 import { MAX_REMEMBERED_DEALS, pollStatusTransitions, samplePreviousStatus, transitionItem } from './statusTransitions';
 import type { ItemShape } from './output';
 import { sampleItem, triggerItem } from './output';
-import { isVersion1 } from '../operation/versions';
+import { isVersion1 } from '../service/versions';
 import { TRIGGER_EVENTS } from './events';
 
 const DEFAULT_SAFETY_WINDOW_SECONDS = 120;

@@ -9,7 +9,7 @@ import type { INodeExecutionData, INodeTypeDescription, IPollFunctions } from 'n
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { readmeSection } from '../description/documentation';
-import { NODE_VERSIONS } from '../operation/versions';
+import { NODE_VERSIONS } from '../service/versions';
 import { CREDENTIAL_TYPE } from '../requests/runContext';
 import { triggerProperties } from './events';
 import { pollTrigger } from './poll';
@@ -46,7 +46,7 @@ export function triggerNodeBase(spec: TriggerTypeSpec): Omit<INodeTypeDescriptio
 		...(spec.legacy === true ? { hidden: true } : {}),
 		group: ['trigger'],
 		// No defaultVersion: the editor gives new nodes the last version; saved ones keep theirs.
-		version: spec.legacy === true ? 1 : NODE_VERSIONS,
+		version: spec.legacy === true ? 1 : [...NODE_VERSIONS],
 		description: spec.description,
 		documentationUrl: readmeSection('loan-crm-deals-and-contacts-triggers'),
 		defaults: { name: displayName },
@@ -82,7 +82,8 @@ export interface WebhookTriggerTypeSpec {
 /**
  * The Webhook Trigger's description but what its node file states (icon, subtitle, its webhook and
  * its parameters, where n8n's lint looks for them): group, version, credential, the activation
- * message. Version 1 gives the items the polling triggers give at their newest version (1.1).
+ * message. Version 1 gives the items the polling triggers give at their newest version (1.2, whose items are
+ * 1.1's) and shows their 1.2 words (webhookTrigger.ts POLLING_WORDS).
  */
 export function webhookTriggerNodeBase(spec: WebhookTriggerTypeSpec): Omit<INodeTypeDescription, 'icon' | 'subtitle' | 'webhooks' | 'properties'> {
 	return {

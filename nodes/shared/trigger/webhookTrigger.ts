@@ -37,6 +37,8 @@ import { runContextOf } from '../requests/runContext';
 import type { ApiResponse } from '../requests/transport';
 import { apiRequest } from '../requests/transport';
 import { flatten } from '../service/jsonapi';
+import type { NodeVersion } from '../service/versions';
+import { VERSION_KEYS } from '../service/versions';
 import { TRIGGER_EVENTS, eventOptions, fromStatusProperty, simplifyProperty, toStatusProperty } from './events';
 import { fingerprint, serviceClockOf, timestampOf } from './changeFeed';
 import { triggerItem } from './output';
@@ -48,6 +50,14 @@ import { isNewer, recordKey, storeMemory, versionOf, webhookMemory } from './web
 import type { Notification, NotificationRequest, SharedSecret, WebhookResource } from './webhookNotification';
 import { WEBHOOK_RESOURCES, readNotification } from './webhookNotification';
 import { readThroughGate } from './webhookReads';
+
+/**
+ * The polling triggers' version whose words the Webhook Trigger speaks: it has one version (1),
+ * added with their version 1.2, so its option's label is 1.2's ("Rate Limit Wait (Minutes)", its
+ * unit shown) and its items are theirs at 1.2 (the summary rows of 1.1, output.ts). Pinned, not the
+ * newest, so that a later polling version does not change a saved Webhook Trigger.
+ */
+const POLLING_WORDS: { typeVersion: NodeVersion } = { typeVersion: VERSION_KEYS.v1_2 };
 
 /** The deal events the Webhook Trigger offers: the Deals Trigger's. */
 export const WEBHOOK_DEAL_EVENTS: readonly string[] = ['dealCreated', 'dealStatusChanged', 'dealUpdated'];
@@ -157,7 +167,7 @@ export function webhookTriggerProperties(): INodeProperties[] {
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			options: [rateLimitWaitProperty()],
+			options: [rateLimitWaitProperty(POLLING_WORDS.typeVersion)],
 		},
 	];
 }
@@ -207,7 +217,7 @@ function readSettings(context: IWebhookFunctions): WebhookSettings {
 	} else if (location !== 'none') {
 		throw invalidParameter(node, 'Shared Secret', `has "${String(location).slice(0, 60)}"; use none, header or path`);
 	}
-	applyPollRateLimitWait(context, context.getNodeParameter('options', {}) as IDataObject);
+	applyPollRateLimitWait(context, context.getNodeParameter('options', {}) as IDataObject, POLLING_WORDS);
 	return { resources: resources as WebhookResource[], dealEvent, selection, simplify, secret };
 }
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { IdParameter, Operation } from '../../operation/operation';
-import { isVersion1 } from '../../operation/versions';
+import { isVersion1 } from '../../service/versions';
 import type { Document, RelationshipValue } from '../../service/jsonapi';
 import { flatten, rawResources } from '../../service/jsonapi';
 import { summarize } from '../../service/summary';

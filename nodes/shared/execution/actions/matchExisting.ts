@@ -23,7 +23,7 @@ import { MAX_PAGE_SIZE } from '../../paging/pagination';
 import { apiRequest } from '../../requests/transport';
 import type { Operation, WriteField } from '../../operation/operation';
 import type { IfExists, MatchLookup } from '../../service/catalogue';
-import { MATCH_COUNT_FIELD, OUTCOME_FIELD } from '../../service/catalogue';
+import { MATCH_COUNT_FIELD, NOT_SEARCHED_FIELD, OUTCOME_FIELD } from '../../service/catalogue';
 import type { QueryParameters } from '../../service/jsonapi';
 import { flatten } from '../../service/jsonapi';
 import { RESOURCE_TYPES } from '../../service/schema';
@@ -160,12 +160,32 @@ export function createdOutcome(record: IDataObject): IDataObject {
 }
 
 /**
+ * The match fields an item left empty (after `searchFor` trimmed them), so it could not look first:
+ * "External Reference", "Email". Empty when it has every one.
+ */
+export function missingMatch(operation: Operation, values: WriteValues): string[] {
+	return (operation.ifAlreadyExists?.fields ?? [])
+		.filter((field) => (field.kind === 'attribute' ? values.attributes[field.name] : values.relationships[field.name]) == null)
+		.map((field) => field.label);
+}
+
+/**
+ * From node version 1.2, a record created by a create asked to look first that could not (a match
+ * field empty, `missing`): `outcome` created, `matchCount` null (nothing was counted) and
+ * `notSearched` saying which field was empty, so the item does not read as if it had searched.
+ */
+export function notSearchedOutcome(record: IDataObject, missing: readonly string[]): IDataObject {
+	const words = missing.length === 1 ? `${missing[0]} is empty` : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]} are empty`;
+	return withOutcome(record, 'created', null, { [NOT_SEARCHED_FIELD]: `${words}: Loan CRM was not searched` });
+}
+
+/**
  * The one place an item of a create that looked first gets its marks: `outcome` (created / found)
  * and `matchCount` as its first two columns, so runs that created and runs that found tell apart at
- * a glance in Table view (and an IF node reads them).
+ * a glance in Table view (and an IF node reads them); `notSearched` after them when it could not look.
  */
-function withOutcome(record: IDataObject, outcome: 'created' | 'found', matchCount: number): IDataObject {
-	const item: IDataObject = { [OUTCOME_FIELD]: outcome, [MATCH_COUNT_FIELD]: matchCount };
+function withOutcome(record: IDataObject, outcome: 'created' | 'found', matchCount: number | null, extra: IDataObject = {}): IDataObject {
+	const item: IDataObject = { [OUTCOME_FIELD]: outcome, [MATCH_COUNT_FIELD]: matchCount, ...extra };
 	for (const [key, value] of Object.entries(record)) if (!(key in item)) item[key] = value;
 	return item;
 }

@@ -9,7 +9,7 @@ import { invalidParameter, operationError } from '../../errors/factory';
 import type { Operation } from '../../operation/operation';
 import { PICK_VALUE } from '../../operation/operation';
 import type { IfExists } from '../../service/catalogue';
-import { HTTP_METHOD, IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, IF_EXISTS_VALUES } from '../../service/catalogue';
+import { HTTP_METHOD, IF_EXISTS_DEFAULT, IF_EXISTS_DISPLAY_NAME, IF_EXISTS_PARAMETER, IF_EXISTS_VALUES, MATCH_COUNT_FIELD, NOT_SEARCHED_FIELD, OUTCOME_FIELD } from '../../service/catalogue';
 import type { RelationshipValue } from '../../service/jsonapi';
 import { buildResourceDocument, flatten, primaryResources } from '../../service/jsonapi';
 import { apiRequest } from '../../requests/transport';
@@ -23,7 +23,9 @@ import { lookUp } from '../lookups';
 import type { ActionContext, ActionResult, PreparedItem, WriteValues } from './common';
 import { resolvePath } from './common';
 import type { Search } from './matchExisting';
-import { createdOutcome, lookFirst, searchFor } from './matchExisting';
+import { createdOutcome, lookFirst, missingMatch, notSearchedOutcome, searchFor } from './matchExisting';
+import { readableRecord } from '../../service/summary';
+import { has } from '../../service/versions';
 
 /** Nothing given: no value, an empty one, or a resource locator with nothing chosen. */
 function isUnset(input: unknown): boolean {
@@ -143,24 +145,30 @@ async function sendPicks(context: ActionContext, picks: readonly Pick[], values:
  * a create's match when it looks first).
  */
 export function prepare(context: ActionContext, operation: Operation, itemIndex: number): PreparedItem {
+	const node = context.getNode();
 	const { path, recordKey, ids, values, picks, ifExists, search, adviser, factFind } = readWrite(context, operation, itemIndex);
 	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length + picks.length;
 	if (fieldCount === 0 && operation.collection !== undefined) {
-		throw operationError(context.getNode(), 'nothingToWrite', { collection: operation.collection.label }, { itemIndex });
+		const own = has(node, 'plainWords') ? operation.fields.filter((field) => field.featured).map((field) => field.label) : [];
+		throw operationError(node, 'nothingToWrite', { collection: operation.collection.label, own }, { itemIndex });
 	}
 	// On update, data.id must equal the path id (the last id in the path).
 	const id = operation.shape === 'update' ? Object.values(ids).pop() : undefined;
+	const shape = createShape(context, operation, values, itemIndex);
+	// Asked to look first, but a match field is empty: created without a search, and (from 1.2) said so.
+	const missing = operation.ifAlreadyExists !== undefined && ifExists !== 'createAnother' && search === undefined ? missingMatch(operation, values) : [];
 	return {
 		orderingKey: operation.shape === 'update' ? recordKey : search?.orderingKey,
 		run: async () => {
 			// The item's adviser first: its search and its write act as it (a lead: Allocate To).
 			const userId = await adviser.userId();
-			// A fact find's record, created or found, lists the deal's contacts by the fact find's names.
+			// A fact find's record, created or found, lists the deal's contacts by the fact find's names
+			// (after the item's shape: they are the fact find's, not a field of the record).
 			const finish = async (records: ActionResult): Promise<ActionResult> =>
 				factFind === undefined ? records : await Promise.all(records.map(async (record) => await withDealContacts(context, record, factFind.people, itemIndex, userId)));
 			if (search !== undefined) {
 				const existing = await lookFirst.call(context, operation, search, ifExists, itemIndex, userId);
-				if (existing !== undefined) return await finish(withIdAlias(operation, [existing]));
+				if (existing !== undefined) return await finish([shape(existing)]);
 			}
 			const sent = await sendPicks(context, picks, values, itemIndex, adviser);
 			if (factFind !== undefined) await lookUpNamedTypes(context, factFind, itemIndex, await adviser.nodeUserId());
@@ -186,21 +194,57 @@ export function prepare(context: ActionContext, operation: Operation, itemIndex:
 			if (document !== undefined && primaryResources(document).length > 0) written = flatten(document);
 			// 204, or a 201 without a body: the service accepted exactly what was sent.
 			else written = [{ id: id ?? /\/(\d+)\/?$/.exec(response.headers.location ?? '')?.[1] ?? null, type: operation.type, ...sent.attributes }];
-			return await finish(withIdAlias(operation, ifExists === 'createAnother' ? written : written.map(createdOutcome)));
+			if (ifExists === 'createAnother') return await finish(written.map(shape));
+			if (missing.length > 0 && shape.oneShape) return await finish(written.map((record) => shape(notSearchedOutcome(record, missing))));
+			return await finish(written.map((record) => shape(createdOutcome(record))));
 		},
 	};
 }
 
-/** The record's id also under the name the catalogue gives it (a lead's `dealId`), right after `id` and `type`. */
-function withIdAlias(operation: Operation, results: ActionResult): ActionResult {
-	const alias = operation.idAlias;
-	if (alias === undefined) return results;
-	return results.map((record) => {
-		const item: IDataObject = {};
-		for (const [key, value] of Object.entries(record)) {
-			item[key] = value;
-			if (key === 'type') item[alias] = record.id;
+/** How a create's or update's output item is shaped in the node's version, created or found. */
+type CreateShape = ((record: IDataObject) => IDataObject) & { oneShape: boolean };
+
+/**
+ * The output item of a write, whichever way it came (written, or found by If Already Exists): its
+ * marks (`outcome`, `matchCount`, `notSearched`) first, then the record. From node version 1.2
+ * (`oneCreateShape`): a create whose existing record is found through another type gives, with
+ * Simplify, the created type's readable record for both (service/summary.ts `readableRecord`: a lead
+ * created and a lead found as its deal have the same columns); a create names the records it
+ * required (a deal note's `dealId`), right after id and type, as Get Many names a note's deal. The
+ * id alias (a lead's `dealId`) follows the id.
+ */
+function createShape(context: ActionContext, operation: Operation, values: WriteValues, itemIndex: number): CreateShape {
+	const oneShape = operation.shape === 'create' && has(context.getNode(), 'oneCreateShape');
+	const simplify = oneShape && operation.matchLookup !== undefined && (context.getNodeParameter('simplify', itemIndex, true) as boolean);
+	const required: IDataObject = {};
+	if (oneShape) {
+		for (const field of operation.fields) {
+			const related = values.relationships[field.name];
+			if (field.required && field.kind === 'relationship' && related !== null && related !== undefined && !Array.isArray(related)) required[field.parameter] = related.id;
 		}
-		return item;
-	});
+	}
+	const shape = (item: IDataObject): IDataObject => {
+		const marks: IDataObject = {};
+		const record: IDataObject = {};
+		for (const [key, value] of Object.entries(item)) {
+			if (key === OUTCOME_FIELD || key === MATCH_COUNT_FIELD || key === NOT_SEARCHED_FIELD) marks[key] = value;
+			else record[key] = value;
+		}
+		const body = simplify ? readableRecord(operation.type, record) : record;
+		return { ...marks, ...withIds(body, { ...required, ...(operation.idAlias === undefined ? {} : { [operation.idAlias]: record.id }) }) };
+	};
+	return Object.assign(shape, { oneShape });
+}
+
+/** `ids` right after the record's id and type (after its id when it has no type), the rest as it was. */
+function withIds(record: IDataObject, ids: IDataObject): IDataObject {
+	if (Object.keys(ids).length === 0) return record;
+	const item: IDataObject = {};
+	const after = 'type' in record ? 'type' : 'id';
+	for (const [key, value] of Object.entries(record)) {
+		if (key in ids) continue;
+		item[key] = value;
+		if (key === after) Object.assign(item, ids);
+	}
+	return item;
 }
