@@ -14,8 +14,8 @@ import type { FactFindList } from '../service/factFind';
 import { FACT_FIND_LISTS } from '../service/factFind';
 import type { AttributeSpec, RelationshipSpec } from '../service/schema';
 import { RESOURCE_TYPES } from '../service/schema';
-import type { NodeVersion } from '../service/versions';
-import { NODE_VERSIONS, formAt } from '../service/versions';
+import type { NodeVersion, VersionFeature } from '../service/versions';
+import { NODE_VERSIONS, SINCE, formAt } from '../service/versions';
 import { LOCATORS } from './locatorTypes';
 
 /** An ID parameter of the operation: a path id, or the ID a getById looks up. */
@@ -135,6 +135,11 @@ export interface Operation extends OperationSpec {
 	key: string;
 	/** The node version it is resolved for; `operationAt` gives the row as another version has it. */
 	version: NodeVersion;
+	/**
+	 * What that version does (service/versions.ts `SINCE`), decided when the row is resolved: the
+	 * actions read `features.oneCreateShape`, not the node's version, while they run.
+	 */
+	features: Readonly<Record<VersionFeature, boolean>>;
 	/** Every ID parameter: the path ids in path order, then the ID a getById looks up. */
 	idParameters: readonly IdParameter[];
 	/** Writes: the required fields, then the collection's, each in catalogue order. */
@@ -295,6 +300,7 @@ function resolveAt(row: OperationSpec, version: NodeVersion): Operation {
 		...spec,
 		key: `${spec.resource}.${spec.operation}`,
 		version,
+		features: Object.fromEntries(Object.entries(SINCE).map(([feature, since]) => [feature, version >= since])) as Record<VersionFeature, boolean>,
 		idParameters: idParameters(spec).map((name) => idParameter(spec, name)),
 		fields,
 		...(collection === undefined ? {} : { collection }),

@@ -25,7 +25,6 @@ import { resolvePath } from './common';
 import type { Search } from './matchExisting';
 import { createdOutcome, lookFirst, missingMatch, notSearchedOutcome, searchFor } from './matchExisting';
 import { readableRecord } from '../../service/summary';
-import { has } from '../../service/versions';
 
 /** Nothing given: no value, an empty one, or a resource locator with nothing chosen. */
 function isUnset(input: unknown): boolean {
@@ -149,7 +148,7 @@ export function prepare(context: ActionContext, operation: Operation, itemIndex:
 	const { path, recordKey, ids, values, picks, ifExists, search, adviser, factFind } = readWrite(context, operation, itemIndex);
 	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length + picks.length;
 	if (fieldCount === 0 && operation.collection !== undefined) {
-		const own = has(node, 'plainWords') ? operation.fields.filter((field) => field.featured).map((field) => field.label) : [];
+		const own = operation.features.plainWords ? operation.fields.filter((field) => field.featured).map((field) => field.label) : [];
 		throw operationError(node, 'nothingToWrite', { collection: operation.collection.label, own }, { itemIndex });
 	}
 	// On update, data.id must equal the path id (the last id in the path).
@@ -214,7 +213,7 @@ type CreateShape = ((record: IDataObject) => IDataObject) & { oneShape: boolean 
  * id alias (a lead's `dealId`) follows the id.
  */
 function createShape(context: ActionContext, operation: Operation, values: WriteValues, itemIndex: number): CreateShape {
-	const oneShape = operation.shape === 'create' && has(context.getNode(), 'oneCreateShape');
+	const oneShape = operation.shape === 'create' && operation.features.oneCreateShape;
 	const simplify = oneShape && operation.matchLookup !== undefined && (context.getNodeParameter('simplify', itemIndex, true) as boolean);
 	const required: IDataObject = {};
 	if (oneShape) {
