@@ -760,6 +760,12 @@ const ep = (
 	baseCost: BASE_COST[kind],
 });
 
+/** A collection search and its single read (`GET /<path>` and `GET /<path>/{id}`), as most of the public description's types have them. */
+const searchAndRead = (path: string, type: string = path.slice(1), scopeResource = type): EndpointDef[] => [
+	ep('GET', path, 'collection', type, 'search', undefined, scopeResource),
+	ep('GET', `${path}/{id}`, 'single', type, 'read', undefined, scopeResource),
+];
+
 /** Base costs: collection search 10, single/related fetch 5, create/update 5, delete 1. */
 export const BASE_COST: Record<EndpointKind, number> = {
 	collection: 10,
@@ -809,14 +815,10 @@ export const PUBLIC_DESCRIPTION_ENDPOINTS: readonly EndpointDef[] = [
 	// A brokerage's advisers and where leads come from: `Advisers_Get`, `AdviserDetails_Get`,
 	// `EnquirySources_Get`, `Referrers_Get` and their single reads. Scopes as Samples.cs names them
 	// (api.advisers.search, api.adviser-details.search); the enquiry sources' by their path.
-	ep('GET', '/advisers', 'collection', 'advisers', 'search'),
-	ep('GET', '/advisers/{id}', 'single', 'advisers', 'read'),
-	ep('GET', '/adviser-details', 'collection', 'adviser-details', 'search'),
-	ep('GET', '/adviser-details/{id}', 'single', 'adviser-details', 'read'),
-	ep('GET', '/enquiry-sources', 'collection', 'enquiry-source', 'search', undefined, 'enquiry-sources'),
-	ep('GET', '/enquiry-sources/{id}', 'single', 'enquiry-source', 'read', undefined, 'enquiry-sources'),
-	ep('GET', '/referrers', 'collection', 'referrers', 'search'),
-	ep('GET', '/referrers/{id}', 'single', 'referrers', 'read'),
+	...searchAndRead('/advisers'),
+	...searchAndRead('/adviser-details'),
+	...searchAndRead('/enquiry-sources', 'enquiry-source', 'enquiry-sources'),
+	...searchAndRead('/referrers'),
 	// A whole fact find: `StructuredLead_Post` and `StructuredLead_Get` (sandbox/structuredLeads.ts).
 	ep('POST', '/structured-leads', 'create', 'structured-leads', 'create'),
 	ep('GET', '/structured-leads/{id}', 'single', 'structured-leads', 'read'),
@@ -826,40 +828,27 @@ export const PUBLIC_DESCRIPTION_ENDPOINTS: readonly EndpointDef[] = [
 	ep('GET', '/contacts/{id}/contactAddress', 'related-collection', 'contacts', 'read', 'contactAddress'),
 	ep('GET', '/incomes/{id}', 'single', 'incomes', 'read'),
 	ep('GET', '/incomes/{id}/ownership', 'related-collection', 'incomes', 'read', 'ownership'),
-	ep('GET', '/assets', 'collection', 'assets', 'search'),
-	ep('GET', '/assets/{id}', 'single', 'assets', 'read'),
+	...searchAndRead('/assets'),
 	ep('GET', '/assets/{id}/ownership', 'related-collection', 'assets', 'read', 'ownership'),
-	ep('GET', '/liabilities', 'collection', 'liabilities', 'search'),
-	ep('GET', '/liabilities/{id}', 'single', 'liabilities', 'read'),
+	...searchAndRead('/liabilities'),
 	ep('GET', '/liabilities/{id}/ownership', 'related-collection', 'liabilities', 'read', 'ownership'),
-	ep('GET', '/expenses', 'collection', 'expenses', 'search'),
-	ep('GET', '/expenses/{id}', 'single', 'expenses', 'read'),
+	...searchAndRead('/expenses'),
 	ep('GET', '/expenses/{id}/ownership', 'related-collection', 'expenses', 'read', 'ownership'),
 	// The type lists a fact find's type ids come from, with their categories.
-	ep('GET', '/income-types', 'collection', 'income-types', 'search'),
-	ep('GET', '/income-types/{id}', 'single', 'income-types', 'read'),
-	ep('GET', '/income-categories', 'collection', 'income-categories', 'search'),
-	ep('GET', '/income-categories/{id}', 'single', 'income-categories', 'read'),
+	...searchAndRead('/income-types'),
+	...searchAndRead('/income-categories'),
 	ep('GET', '/income-categories/{id}/incomeTypes', 'related-collection', 'income-categories', 'read', 'incomeTypes'),
-	ep('GET', '/asset-types', 'collection', 'asset-types', 'search'),
-	ep('GET', '/asset-types/{id}', 'single', 'asset-types', 'read'),
-	ep('GET', '/asset-sub-types', 'collection', 'asset-sub-types', 'search'),
-	ep('GET', '/asset-sub-types/{id}', 'single', 'asset-sub-types', 'read'),
-	ep('GET', '/asset-categories', 'collection', 'asset-categories', 'search'),
-	ep('GET', '/asset-categories/{id}', 'single', 'asset-categories', 'read'),
-	ep('GET', '/liability-types', 'collection', 'liability-types', 'search'),
-	ep('GET', '/liability-types/{id}', 'single', 'liability-types', 'read'),
+	...searchAndRead('/asset-types'),
+	...searchAndRead('/asset-sub-types'),
+	...searchAndRead('/asset-categories'),
+	...searchAndRead('/liability-types'),
 	ep('GET', '/liability-types/{id}/liabilitySubTypes', 'related-collection', 'liability-types', 'read', 'liabilitySubTypes'),
-	ep('GET', '/liability-categories', 'collection', 'liability-categories', 'search'),
-	ep('GET', '/liability-categories/{id}', 'single', 'liability-categories', 'read'),
+	...searchAndRead('/liability-categories'),
 	ep('GET', '/liability-categories/{id}/liabilityTypes', 'related-collection', 'liability-categories', 'read', 'liabilityTypes'),
-	ep('GET', '/expense-types', 'collection', 'expense-types', 'search'),
-	ep('GET', '/expense-types/{id}', 'single', 'expense-types', 'read'),
-	ep('GET', '/expense-categories', 'collection', 'expense-categories', 'search'),
-	ep('GET', '/expense-categories/{id}', 'single', 'expense-categories', 'read'),
+	...searchAndRead('/expense-types'),
+	...searchAndRead('/expense-categories'),
 	ep('GET', '/expense-categories/{id}/expenseTypes', 'related-collection', 'expense-categories', 'read', 'expenseTypes'),
-	ep('GET', '/property-types', 'collection', 'property-types', 'search'),
-	ep('GET', '/property-types/{id}', 'single', 'property-types', 'read'),
+	...searchAndRead('/property-types'),
 ];
 
 /**
