@@ -24,7 +24,7 @@ import { DEFAULT_SIZES, FIRST_ID } from './seed';
 import { DocumentRenderer, JSONAPI_MEMBER, Json, pageLink } from './serialize';
 import { Rec, lowerBound, upperBound } from './store';
 import type { Fault, FaultMatch, LatencyConfig, LoggedRequest, RateLimitConfig, Sandbox, SandboxClock, SandboxOptions } from './types';
-import { MACHINE_CLOCK } from './clock';
+import { MACHINE_CLOCK, sleepOn } from './clock';
 import { readDocument } from './validate';
 import { createLead } from './leads';
 import { WEBHOOK_ADMIN_PATH, WebhookDeliveries, handleWebhookAdmin } from './webhooks';
@@ -375,18 +375,7 @@ export class SandboxServer {
 	private async wait(ms: number, kind: 'token' | 'api'): Promise<void> {
 		this.held[kind] += 1;
 		try {
-			const sleep = this.clock.sleep;
-			if (sleep !== undefined) {
-				await sleep.call(this.clock, ms);
-				return;
-			}
-			await new Promise<void>((resolve) => {
-				const timer = setTimeout(() => {
-					this.waits.delete(timer);
-					resolve();
-				}, ms);
-				this.waits.add(timer);
-			});
+			await sleepOn(this.clock, ms, this.waits);
 		} finally {
 			this.held[kind] -= 1;
 		}

@@ -21,6 +21,9 @@
  */
 import type { ServerResponse } from 'http';
 
+import { sleepOn } from './clock';
+import type { SandboxClock } from './types';
+
 
 /** The record types notifications are documented for. */
 export const WEBHOOK_TYPES: readonly string[] = ['deals', 'contacts', 'advisers', 'organisations'];
@@ -67,11 +70,8 @@ export interface SubscriptionInput {
 	headers?: Record<string, string>;
 }
 
-/** The sandbox's clock (types.ts SandboxClock), which the retries wait on. */
-interface DeliveryClock {
-	now(): number;
-	sleep?(ms: number): Promise<void>;
-}
+/** The sandbox's clock, which the retries wait on. */
+type DeliveryClock = SandboxClock;
 
 export class WebhookDeliveries {
 	readonly subscriptions: WebhookSubscription[] = [];
@@ -182,19 +182,7 @@ export class WebhookDeliveries {
 	}
 
 	private async wait(ms: number): Promise<void> {
-		const sleep = this.clock.sleep;
-		if (sleep !== undefined) {
-			await sleep.call(this.clock, ms);
-			return;
-		}
-		await new Promise<void>((resolve) => {
-			const timer = setTimeout(() => {
-				this.timers.delete(timer);
-				resolve();
-			}, ms);
-			timer.unref();
-			this.timers.add(timer);
-		});
+		await sleepOn(this.clock, ms, this.timers, { unref: true });
 	}
 }
 
