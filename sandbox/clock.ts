@@ -2,7 +2,14 @@
  * The sandbox's clocks (SandboxOptions.clock): the machine's, and the machine's shifted, which the
  * CLI's `--clock-offset` uses to run the service's clock ahead of or behind n8n's.
  */
-import type { SandboxClock } from './types';
+
+/** What the sandbox reads the time from and waits on (SandboxOptions.clock). */
+export interface SandboxClock {
+	/** Milliseconds since the epoch. */
+	now(): number;
+	/** Resolves when `ms` have passed on this clock; absent: the machine's timers. */
+	sleep?(ms: number): Promise<void>;
+}
 
 /** The machine's clock; the sandbox's default (its waits then use the server's own timers). */
 export const MACHINE_CLOCK: SandboxClock = { now: () => Date.now() };

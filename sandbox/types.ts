@@ -3,7 +3,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'http';
 
+import type { SandboxClock } from './clock';
 import type { WebhookDeliveries } from './webhooks';
+
+export type { SandboxClock } from './clock';
 
 export interface SandboxOptions {
 	/**
@@ -48,14 +51,6 @@ export interface SandboxOptions {
 	patchStatus?: 200 | 204;
 	/** Network latency to play: off by default (loopback). */
 	latency?: false | LatencyConfig;
-}
-
-/** What the sandbox reads the time from and waits on (SandboxOptions.clock). */
-export interface SandboxClock {
-	/** Milliseconds since the epoch. */
-	now(): number;
-	/** Resolves when `ms` have passed on this clock; absent: the machine's timers. */
-	sleep?(ms: number): Promise<void>;
 }
 
 /**

@@ -21,8 +21,7 @@
  */
 import type { ServerResponse } from 'http';
 
-import { sleepOn } from './clock';
-import type { SandboxClock } from './types';
+import { sleepOn, type SandboxClock } from './clock';
 
 
 /** The record types notifications are documented for. */
