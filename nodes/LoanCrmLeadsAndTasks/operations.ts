@@ -1,4 +1,16 @@
-import type { CatalogueDefaults, OperationSpec } from '../shared/service/catalogue';
+import type { CatalogueDefaults, MatchLookup, OperationSpec } from '../shared/service/catalogue';
+
+/**
+ * How a lead or a fact find sent twice is found: the deal external reference it created, and that
+ * reference's deal (as the Leads Postman flow finds it).
+ */
+const DEAL_BY_EXTERNAL_REFERENCE: MatchLookup = {
+	path: '/deal-external-references',
+	type: 'deal-external-references',
+	filterBy: { externalReference: 'externalReference', externalIntegration: 'integration.name' },
+	record: 'deal',
+	recordType: 'deals',
+};
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 	lead: 'A new enquiry; its ID is the ID of the deal it became',
@@ -44,13 +56,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		featured: ['firstName', 'lastName', 'email', 'mobile', 'contactMatchExisting', 'externalReference', 'externalIntegration'],
 		// A form sent twice: the deal external reference the lead created, found as the Leads Postman flow finds it.
 		matchExistingBy: ['externalReference', 'externalIntegration'],
-		matchLookup: {
-			path: '/deal-external-references',
-			type: 'deal-external-references',
-			filterBy: { externalReference: 'externalReference', externalIntegration: 'integration.name' },
-			record: 'deal',
-			recordType: 'deals',
-		},
+		matchLookup: DEAL_BY_EXTERNAL_REFERENCE,
 		idAlias: 'dealId',
 		agentFields: ['firstName', 'lastName', 'email', 'mobile', 'title', 'preferredName', 'dateOfBirth', 'hasMarketingConsent', 'noteTitle', 'noteDetails'],
 		// Allocate To: the lead goes to this adviser (the item's UserId); empty, the node's adviser.
@@ -77,13 +83,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 		featured: ['externalReference', 'externalIntegration'],
 		// A form sent twice: the deal external reference the fact find created, found as Lead → Create finds a lead's.
 		matchExistingBy: ['externalReference', 'externalIntegration'],
-		matchLookup: {
-			path: '/deal-external-references',
-			type: 'deal-external-references',
-			filterBy: { externalReference: 'externalReference', externalIntegration: 'integration.name' },
-			record: 'deal',
-			recordType: 'deals',
-		},
+		matchLookup: DEAL_BY_EXTERNAL_REFERENCE,
 		idAlias: 'dealId',
 		agentFields: ['noteTitle', 'noteDetails'],
 		allocates: true,

@@ -6,9 +6,8 @@
  * allocated to the adviser of its request's UserId; a UserId outside the organisation refused
  * with 403; unknown source and referrer ids refused with 422 pointing at the attribute.
  */
-import { startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
-import { Api, firstError, ids } from './testkit';
+import { Api, firstError, ids, withSmallSandbox } from './testkit';
 
 const leadDocument = (attributes: Record<string, unknown>) => ({ data: { type: 'leads', attributes } });
 const filter = (expression: string) => `filter=${encodeURIComponent(expression)}`;
@@ -17,12 +16,7 @@ describe('sandbox: a brokerage (public API description)', () => {
 	let sb: Sandbox;
 	let api: Api;
 
-	beforeAll(async () => {
-		sb = await startSandbox({ sizes: { deals: 30, contacts: 10, incomes: 10, dealSecurities: 10 } });
-		api = await Api.connect(sb);
-	});
-	afterAll(() => sb.close());
-	beforeEach(() => sb.data.reset());
+	withSmallSandbox((started) => ({ sb, api } = started));
 
 	it('adviser-details are the AdviserContactIds: names and e-mail, the adviser family and its status through `adviser`', async () => {
 		const reply = await api.get(`/jsonapi/adviser-details?include=adviser&${encodeURIComponent('fields[adviser-details]')}=firstName,lastName,email,adviser&${encodeURIComponent('fields[advisers]')}=status&sort=-id`);

@@ -5,7 +5,7 @@
  */
 import { startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
-import { Api, firstError, ids } from './testkit';
+import { Api, firstError, ids, withSmallSandbox } from './testkit';
 
 const leadDocument = (attributes: Record<string, unknown>) => ({ data: { type: 'leads', attributes } });
 
@@ -45,12 +45,7 @@ describe('sandbox: POST /jsonapi/leads (public API description)', () => {
 	let sb: Sandbox;
 	let api: Api;
 
-	beforeAll(async () => {
-		sb = await startSandbox({ sizes: { deals: 30, contacts: 10, incomes: 10, dealSecurities: 10 } });
-		api = await Api.connect(sb);
-	});
-	afterAll(() => sb.close());
-	beforeEach(() => sb.data.reset());
+	withSmallSandbox((started) => ({ sb, api } = started));
 
 	it("creates the Postman lead: 201 + Location, only dealStatus and customStatusName returned, the lead's id is a new NewLeads deal of the UserId adviser", async () => {
 		const dealsBefore = sb.data.count('deals');

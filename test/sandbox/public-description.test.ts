@@ -3,20 +3,15 @@
  * operations of the seed), for the README's Custom API Call / Custom Request examples, and the
  * token lifetime changed at run time.
  */
-import { PUBLIC_DESCRIPTION_ENDPOINTS, startSandbox } from '../../sandbox';
+import { PUBLIC_DESCRIPTION_ENDPOINTS } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
-import { Api, firstError, ids, requestToken } from './testkit';
+import { Api, firstError, ids, requestToken, withSmallSandbox } from './testkit';
 
 describe('sandbox: endpoints from the public API description', () => {
 	let sb: Sandbox;
 	let api: Api;
 
-	beforeAll(async () => {
-		sb = await startSandbox({ sizes: { deals: 30, contacts: 10, incomes: 10, dealSecurities: 10 } });
-		api = await Api.connect(sb);
-	});
-	afterAll(() => sb.close());
-	beforeEach(() => sb.data.reset());
+	withSmallSandbox((started) => ({ sb, api } = started));
 
 	it('lists exactly GET /integrations, POST /deal-notes, POST /leads, the brokerage lists, and a fact find with its records and type lists, each with its scope', () => {
 		expect(PUBLIC_DESCRIPTION_ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path} ${endpoint.scope}`)).toEqual([

@@ -4,9 +4,8 @@
  * seed: a household's fact find in one request, its records readable afterwards, its 422s pointing
  * into the entry, and the type lists its ids come from.
  */
-import { startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
-import { Api, ids } from './testkit';
+import { Api, ids, withSmallSandbox } from './testkit';
 
 const factFind = (attributes: Record<string, unknown>) => ({ data: { type: 'structured-leads', attributes } });
 
@@ -40,12 +39,7 @@ describe('sandbox: POST /jsonapi/structured-leads (public API description)', () 
 	let sb: Sandbox;
 	let api: Api;
 
-	beforeAll(async () => {
-		sb = await startSandbox({ sizes: { deals: 30, contacts: 10, incomes: 10, dealSecurities: 10 } });
-		api = await Api.connect(sb);
-	});
-	afterAll(() => sb.close());
-	beforeEach(() => sb.data.reset());
+	withSmallSandbox((started) => ({ sb, api } = started));
 
 	it('creates the household: 201 with only the statuses, a NewLeads deal of the UserId adviser with both people in one new client, and every record readable', async () => {
 		const other = sb.data.ids.adviserContactIds[2];

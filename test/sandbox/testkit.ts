@@ -2,6 +2,7 @@
  * Small HTTP helpers for the sandbox's own tests (plain `fetch`, no client library).
  */
 import type { TestClock } from '../../harness/clock';
+import { startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
 
 /** Requests sent by these helpers and not yet answered. */
@@ -134,3 +135,17 @@ export function firstError(reply: Reply): { status: string; title: string; detai
 }
 
 export const ids = (reply: Reply): string[] => (reply.json.data as Array<{ id: string }>).map((r) => r.id);
+
+/**
+ * One small sandbox for a describe block's tests (the public-description endpoints need few
+ * records): started before them with a token in `api`, its data reset before each, closed after.
+ */
+export function withSmallSandbox(started: (world: { sb: Sandbox; api: Api }) => void): void {
+	let sb: Sandbox | undefined;
+	beforeAll(async () => {
+		sb = await startSandbox({ sizes: { deals: 30, contacts: 10, incomes: 10, dealSecurities: 10 } });
+		started({ sb, api: await Api.connect(sb) });
+	});
+	afterAll(() => sb?.close());
+	beforeEach(() => sb?.data.reset());
+}
