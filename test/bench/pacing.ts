@@ -89,14 +89,35 @@ function createOutcome(sandbox: Sandbox, tag: string, count: number, output: IDa
 	return { failed, lost: Math.max(0, lost), repeated };
 }
 
+/** The refill rate every pacing job's bucket has: PACING_CAPACITY per refill period (the documented 5 minutes). */
+const PACING_REFILL_PER_SECOND = PACING_CAPACITY / RATE_LIMIT_WINDOW_SECONDS;
+
+/** What the sandbox's bucket saw of a job that took `virtualSeconds`, against the floor its spend sets. */
+function bucketFigures(sandbox: Sandbox, virtualSeconds: number, wallStarted: number) {
+	const requests = sandbox.apiRequests();
+	const tokens = sandbox.rateLimitSpent();
+	const floorSeconds = tokens / PACING_REFILL_PER_SECOND;
+	return {
+		capacity: PACING_CAPACITY,
+		virtualSeconds,
+		wallMs: Date.now() - wallStarted,
+		tokens,
+		floorSeconds,
+		ofFloor: virtualSeconds / floorSeconds,
+		ofStrictFloor: virtualSeconds / Math.max(1, (tokens - PACING_CAPACITY) / PACING_REFILL_PER_SECOND),
+		tooManyRequests: requests.filter((request) => request.status === 429).length,
+		refillPeriods: Math.ceil(virtualSeconds / RATE_LIMIT_WINDOW_SECONDS),
+		requests: requests.length,
+	};
+}
+
 export async function pacingJob(name: PacingJobName, writes: number, deals: number): Promise<PacingCase> {
 	// One virtual clock for the nodes, the credential and the sandbox, put back when the job ends.
 	const clock = TestClock.virtual();
 	const restoreClock = clock.install();
-	const refillPerSecond = PACING_CAPACITY / RATE_LIMIT_WINDOW_SECONDS;
 	const sandbox = await startSandbox({
 		sizes: { deals: name === 'returnAll' ? deals : 100, contacts: 10, incomes: 5, dealSecurities: 5 },
-		rateLimit: { capacity: PACING_CAPACITY, refillPerSecond },
+		rateLimit: { capacity: PACING_CAPACITY, refillPerSecond: PACING_REFILL_PER_SECOND },
 		clock,
 	});
 	waitsPassByThemselves(clock, sandbox);
@@ -154,23 +175,10 @@ export async function pacingJob(name: PacingJobName, writes: number, deals: numb
 				break;
 			}
 		}
-		const virtualSeconds = (clock.now() - started) / 1000;
-		const requests = sandbox.apiRequests();
-		const tokens = sandbox.rateLimitSpent();
-		const floorSeconds = tokens / refillPerSecond;
 		return {
 			name,
 			label,
-			capacity: PACING_CAPACITY,
-			virtualSeconds,
-			wallMs: Date.now() - wallStarted,
-			tokens,
-			floorSeconds,
-			ofFloor: virtualSeconds / floorSeconds,
-			ofStrictFloor: virtualSeconds / Math.max(1, (tokens - PACING_CAPACITY) / refillPerSecond),
-			tooManyRequests: requests.filter((request) => request.status === 429).length,
-			refillPeriods: Math.ceil(virtualSeconds / RATE_LIMIT_WINDOW_SECONDS),
-			requests: requests.length,
+			...bucketFigures(sandbox, (clock.now() - started) / 1000, wallStarted),
 			...outcome,
 			...(polls === undefined ? {} : { polls: polls.length, longestPollSeconds: Math.max(0, ...polls) }),
 		};
@@ -244,7 +252,6 @@ const countOnce = (expected: string[], seen: string[]) => {
  * from `items`, while the main polls the Contacts Trigger every 5 virtual minutes.
  */
 export async function pacingProcessesJob(name: PacingProcessesJobName, items: number): Promise<PacingCase> {
-	const refillPerSecond = PACING_CAPACITY / RATE_LIMIT_WINDOW_SECONDS;
 	// One virtual clock for the sandbox and every process's copy of the package (each reads its own
 	// credentials/clock.ts), put back when the job ends.
 	const clock = TestClock.virtual();
@@ -258,7 +265,7 @@ export async function pacingProcessesJob(name: PacingProcessesJobName, items: nu
 		const everyone = [...workers, main];
 		for (const process of everyone) restoreClocks.push(process.packageClock.usePackageClock(clock));
 		clock.autoAdvance(() => everyone.some((process) => process.rateBudget.rateLimitedRequestsInFlight() > 0));
-		sandbox.setRateLimit({ capacity: PACING_CAPACITY, refillPerSecond });
+		sandbox.setRateLimit({ capacity: PACING_CAPACITY, refillPerSecond: PACING_REFILL_PER_SECOND });
 
 		const tasks = sandbox.data.list('tasks').map((task) => String(task.id));
 		const deals = sandbox.data.list('deals').map((deal) => String(deal.id));
@@ -346,11 +353,7 @@ export async function pacingProcessesJob(name: PacingProcessesJobName, items: nu
 		const pollSeconds = await Promise.all(polls);
 		sandbox.beforeHandle = undefined;
 
-		const virtualSeconds = (Math.max(...ended.values()) - started) / 1000;
 		const requests = sandbox.apiRequests();
-		const tokens = sandbox.rateLimitSpent();
-		const floorSeconds = tokens / refillPerSecond;
-		const refillPeriod = PACING_CAPACITY / refillPerSecond;
 		const processes = everyone.map((process): PacingProcess => {
 			const seconds = ((ended.get(process) ?? started) - started) / 1000;
 			const bearer = `Bearer ${String(process.store.firstOfType('loanCrmOAuth2Api')?.data.accessToken ?? '')}`;
@@ -358,8 +361,8 @@ export async function pacingProcessesJob(name: PacingProcessesJobName, items: nu
 				name: process.name,
 				seconds,
 				tooManyRequests: requests.filter((request) => request.status === 429 && request.headers.authorization === bearer).length,
-				refillPeriods: Math.ceil(seconds / refillPeriod),
-				bound: Math.ceil(seconds / refillPeriod) + 1,
+				refillPeriods: Math.ceil(seconds / RATE_LIMIT_WINDOW_SECONDS),
+				bound: Math.ceil(seconds / RATE_LIMIT_WINDOW_SECONDS) + 1,
 			};
 		});
 		const outcome = jobs.reduce(
@@ -373,16 +376,7 @@ export async function pacingProcessesJob(name: PacingProcessesJobName, items: nu
 		return {
 			name,
 			label: `${count} workers (${byWorker.join('; ')}) and the main polling Contact Created every 5 min, one credential`,
-			capacity: PACING_CAPACITY,
-			virtualSeconds,
-			wallMs: Date.now() - wallStarted,
-			tokens,
-			floorSeconds,
-			ofFloor: virtualSeconds / floorSeconds,
-			ofStrictFloor: virtualSeconds / Math.max(1, (tokens - PACING_CAPACITY) / refillPerSecond),
-			tooManyRequests: requests.filter((request) => request.status === 429).length,
-			refillPeriods: Math.ceil(virtualSeconds / refillPeriod),
-			requests: requests.length,
+			...bucketFigures(sandbox, (Math.max(...ended.values()) - started) / 1000, wallStarted),
 			...outcome,
 			polls: pollSeconds.length,
 			longestPollSeconds: Math.max(0, ...pollSeconds),
