@@ -334,6 +334,7 @@ async function factFind(sandbox: Sandbox, store: CredentialStore): Promise<void>
 	printTable(contacts, {
 		'Entry Name': (c) => c.entryName,
 		'Contact ID': (c) => c.id,
+		Contact: (c) => c.outcome,
 		Name: (c) => `${String(c.firstName)} ${String(c.lastName)}`,
 		Email: (c) => c.email,
 	});

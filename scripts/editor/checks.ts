@@ -39,6 +39,17 @@
  *   contact-create (6)   Contact → Create shows Email, First Name and Last Name on top, not under
  *                        Additional Fields (a 1.1 node keeps them there)
  *   deal-note (7)        Deal Note → Create's output carries dealId after id and type
+ *
+ * And what issues 42–44 put in the editor:
+ *
+ *   pickers (42)         Lead → Create: Allocate To lists the organisation's advisers as a person knows
+ *                        them (name — e-mail — status — #id) and its search narrows the list; Enquiry
+ *                        Source lists "Category › Source — #id"; Referrer lists the referrers
+ *   fact-find (43)       the fact-find example's Fact Find → Create: an income's Owners and Employment
+ *                        offer exactly the names given under People and Employments in the same node
+ *   webhook-trigger (44) searching "Loan CRM" in the nodes panel lists the Webhook Trigger beside the
+ *                        Deals and Contacts Triggers; its panel shows the webhook URLs with the
+ *                        production URL and the setup notice, and no literal markdown
  */
 import { readFileSync, readdirSync } from 'fs';
 import { createRequire } from 'module';
@@ -348,7 +359,7 @@ async function checkIdChecks(editor: Editor): Promise<void> {
 // --- 5: no literal markdown in the node panels -------------------------------------------------------
 
 interface Described {
-	description: { name: string; properties: INodeProperties[] };
+	description: { name: string; version: number | number[]; properties: INodeProperties[] };
 }
 
 /**
@@ -752,6 +763,95 @@ async function checkDealNote(editor: Editor): Promise<void> {
 	]);
 }
 
+// --- Issues 42–44: pickers, the fact find's names, the Webhook Trigger ------------------------------
+
+/** 42: the adviser, enquiry source and referrer pickers of Lead → Create, as the editor lists them. */
+async function checkPickers(editor: Editor): Promise<void> {
+	const unpicked = { __rl: true, mode: 'list', value: '' };
+	const node = editorNode(
+		'Lead to route',
+		'loanCrmLeadsAndTasks',
+		{ resource: 'lead', operation: 'create', firstName: 'Wilma', lastName: 'Flintstone', allocateTo: unpicked, additionalFields: { sourceId: unpicked, sourceReferrerId: unpicked } },
+		'c9100000-0000-4000-8000-000000000001',
+	);
+	await editor.openWorkflow(await editor.createWorkflow(manualWorkflow('check: the brokerage pickers', node)));
+	await editor.openNode('Lead to route');
+	const advisers = await editor.locatorEntries('allocateTo');
+	// "Ana Silva — ana.silva@… — Active — #1000001": the last name of the first adviser, searched.
+	const lastName = (advisers[0] ?? '').split(' — ')[0]?.split(' ').pop() ?? '';
+	const searched = lastName === '' ? [] : await editor.locatorEntries('allocateTo', lastName);
+	const sources = await editor.locatorEntries('sourceId');
+	const referrers = await editor.locatorEntries('sourceReferrerId');
+	await editor.closeNode();
+	const adviserShape = /^[^—]+ — [^\s@]+@[^\s@]+ — [A-Za-z]+ — #\d+$/;
+	const advisersOk = advisers.length >= 2 && advisers.every((entry) => adviserShape.test(entry));
+	const searchOk = searched.length >= 1 && searched.length < advisers.length && searched.every((entry) => entry.includes(lastName));
+	const sourcesOk = sources.length >= 2 && sources.every((entry) => /^[^›]+ › .+ — #\d+$/.test(entry));
+	const referrersOk = referrers.length >= 2 && referrers.every((entry) => / — #\S+$/.test(entry));
+	report('pickers: Allocate To, Enquiry Source and Referrer list what a person recognises', advisersOk && searchOk && sourcesOk && referrersOk, [
+		`Allocate To: ${advisers.length} entries, e.g. ${show(advisers.slice(0, 3))}`,
+		`Allocate To searched for "${lastName}": ${show(searched)}`,
+		`Enquiry Source: ${sources.length} entries, e.g. ${show(sources.slice(0, 3))}`,
+		`Referrer: ${referrers.length} entries, e.g. ${show(referrers.slice(0, 2))}`,
+	]);
+}
+
+/** 43: a fact find's links offer the names given in the same node (the example, as `npm run dev` imported it). */
+async function checkFactFindNames(editor: Editor): Promise<void> {
+	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'fact-find-to-crm.json'), 'utf8')) as { nodes: Array<{ type: string; name: string; parameters: INodeParameters }> };
+	const factFind = example.nodes.find((candidate) => candidate.type === `${PACKAGE}.loanCrmLeadsAndTasks`);
+	if (factFind === undefined) throw new Error('examples/fact-find-to-crm.json has no Loan CRM Leads & Tasks node');
+	const entries = (list: string, key: string) => (((factFind.parameters[list] as INodeParameters | undefined)?.[key] ?? []) as Array<{ entryName: string }>).map((entry) => entry.entryName);
+	const people = entries('people', 'person');
+	const jobs = entries('employments', 'employment');
+	const node = editorNode('Fact find', 'loanCrmLeadsAndTasks', factFind.parameters, 'c9200000-0000-4000-8000-000000000001');
+	await editor.openWorkflow(await editor.createWorkflow(manualWorkflow('check: the fact find links by name', node)));
+	await editor.openNode('Fact find');
+	// The first Owners and Employment in the panel are the first income's (People and Addresses have neither).
+	const names = (entries: string[]) => entries.map((entry) => entry.split(' / ')[0]);
+	const owners = names(await dropdownEntries(editor, 'ownership'));
+	const employment = names(await dropdownEntries(editor, 'employment'));
+	await editor.closeNode();
+	report('fact-find: an income offers the names given under People and Employments', people.length >= 2 && same(owners, people) && same(employment, jobs), [
+		`People: ${show(people)}; the first income's Owners offer: ${show(owners)}`,
+		`Employments: ${show(jobs)}; its Employment offers: ${show(employment)}`,
+	]);
+}
+
+/** 44: the Webhook Trigger in the nodes panel, and what its panel tells a person to do. */
+async function checkWebhookTrigger(editor: Editor): Promise<void> {
+	const listed = (await editor.nodesPanelSearch('Loan CRM')).filter((name) => /^Loan CRM .*Trigger$/.test(name));
+	const { description } = nodeType('LoanCrmWebhookTrigger');
+	const webhookId = 'c9300000-0000-4000-8000-00000000cafe';
+	const node = {
+		...loanCrmNode('Deal settled (instant)', 'loanCrmWebhookTrigger', { resources: ['deals'], dealEvent: 'dealStatusChanged', toStatuses: ['Settled'] }, {
+			id: 'c9300000-0000-4000-8000-000000000001',
+			typeVersion: Math.max(...[description.version].flat()),
+			credential: DEV_CREDENTIAL,
+		}),
+		webhookId,
+	};
+	await editor.openWorkflow(await editor.createWorkflow({ name: 'check: the Webhook Trigger', nodes: [node], connections: {} }));
+	await editor.openNode('Deal settled (instant)');
+	const page = editor.page;
+	await page.getByText('Webhook URLs', { exact: false }).first().click().catch(() => undefined);
+	await page.waitForTimeout(500);
+	await page.getByText('Production URL', { exact: true }).first().click().catch(() => undefined);
+	await page.waitForTimeout(500);
+	const text: string = await page.$eval('[data-test-id="ndv"]', (element: HTMLElement) => element.innerText);
+	await editor.closeNode();
+	const urls = text.match(/https?:\/\/\S+\/webhook\/\S+/g) ?? [];
+	const production = urls.find((url) => url.includes(webhookId) && !url.includes('/webhook-test/'));
+	const notice = /Send this node's Production URL/.test(text);
+	const markdown = text.split('\n').filter((line) => /`|\*\*/.test(line));
+	const triggersOk = ['Loan CRM Contacts Trigger', 'Loan CRM Deals Trigger', 'Loan CRM Webhook Trigger'].every((name) => listed.includes(name));
+	report('webhook-trigger: found beside the other triggers; its panel gives the production URL and what to ask for', triggersOk && production !== undefined && notice && markdown.length === 0, [
+		`nodes panel, "Loan CRM": ${show(listed)}`,
+		`production URL shown: ${production ?? 'none'} (URLs in the panel: ${urls.length})`,
+		`setup notice: ${notice ? 'shown' : 'missing'}; lines with literal markdown: ${markdown.length === 0 ? 'none' : markdown.join(' | ')}`,
+	]);
+}
+
 /** The checks by name; `deals-trigger` reports trigger-items and panel-entries. */
 const CHECKS: Record<string, { title: string; run: (editor: Editor) => Promise<void> }> = {
 	'deals-trigger': { title: 'trigger-items / panel-entries: Deals Trigger from the nodes panel', run: checkDealsTrigger },
@@ -766,6 +866,9 @@ const CHECKS: Record<string, { title: string; run: (editor: Editor) => Promise<v
 	'custom-entries': { title: 'custom-entries: one custom entry per Resource list', run: checkCustomEntries },
 	'contact-create': { title: 'contact-create: Contact → Create shows its key fields on top', run: checkContactCreate },
 	'deal-note': { title: 'deal-note: Deal Note → Create returns dealId', run: checkDealNote },
+	pickers: { title: 'pickers: Allocate To, Enquiry Source and Referrer', run: checkPickers },
+	'fact-find': { title: 'fact-find: links by the names given in the node', run: checkFactFindNames },
+	'webhook-trigger': { title: 'webhook-trigger: nodes panel and setup', run: checkWebhookTrigger },
 };
 
 /** Runs every check (or those named in `only`); returns the number that failed. */

@@ -203,6 +203,47 @@ export class Editor {
 		);
 	}
 
+	/** The node names the nodes panel lists for `text` typed after "Add first step…" (nothing picked). */
+	async nodesPanelSearch(text: string): Promise<string[]> {
+		const page = this.page;
+		await page.goto(`${this.base}/workflow/new`);
+		await page.waitForSelector('[data-test-id="canvas-add-button"]', { timeout: 30_000 });
+		await this.settle(500);
+		await page.click('[data-test-id="canvas-add-button"]');
+		await page.waitForSelector('[data-test-id="node-creator-search-bar"]', { timeout: 15_000 });
+		await page.keyboard.type(text, { delay: 40 });
+		await page.waitForTimeout(1200);
+		const names: string[] = await page.$$eval('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]', (items: HTMLElement[]) => items.map((item) => item.innerText.trim()));
+		await page.keyboard.press('Escape');
+		return names;
+	}
+
+	/**
+	 * The entries the list of resource locator `parameter` offers in the open node panel (its first
+	 * one there), after typing `search` when given: each entry's text.
+	 */
+	async locatorEntries(parameter: string, search?: string): Promise<string[]> {
+		const page = this.page;
+		await page.locator(`[data-test-id="ndv"] [data-test-id="resource-locator-${parameter}"] [data-test-id="rlc-input"]`).first().click();
+		await page.waitForSelector('[data-test-id="rlc-item"]', { timeout: 30_000 });
+		if (search !== undefined) {
+			const before: string[] = await page.$$eval('[data-test-id="rlc-item"]', (items: HTMLElement[]) => items.map((item) => item.innerText.trim()));
+			await page.keyboard.type(search, { delay: 60 });
+			// The search's answer replaces the list: wait until it differs from the unfiltered one.
+			await page
+				.waitForFunction((shown: string[]) => {
+					const now = Array.from(document.querySelectorAll<HTMLElement>('[data-test-id="rlc-item"]')).map((item) => item.innerText.trim());
+					return now.length > 0 && JSON.stringify(now) !== JSON.stringify(shown);
+				}, before, { timeout: 15_000 })
+				.catch(() => undefined);
+			await page.waitForTimeout(500);
+		}
+		const entries: string[] = await page.$$eval('[data-test-id="rlc-item"]', (items: HTMLElement[]) => items.map((item) => item.innerText.trim().replace(/\s*\n\s*/g, ' / ')));
+		await page.keyboard.press('Escape');
+		await page.waitForTimeout(300);
+		return entries;
+	}
+
 	/** Clicks a nodes panel entry by its name and waits for the node panel it opens. */
 	async pickPanelEntry(name: string): Promise<void> {
 		await this.page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]', { hasText: name }).first().click();

@@ -122,7 +122,7 @@ function ifExistsLine(spec: Operation, argumentName: string): string | undefined
  */
 function returnsLine(spec: Operation): string {
 	// A fact find's item also lists the deal's contacts, by the names the fact find gave them (execution/factFind.ts).
-	const contacts = spec.factFindInput === undefined ? '' : `, and contacts: the deal's contacts, each with the ${LID} it had in the fact find (entryName), id, firstName, lastName and email`;
+	const contacts = spec.factFindInput === undefined ? '' : `, and contacts: the deal's contacts, each with the ${LID} it had in the fact find (entryName), id, outcome (created with the deal, or matched: a contact Loan CRM already had), firstName, lastName and email`;
 	if (spec.shape !== 'create' || spec.version < SINCE.oneCreateShape) {
 		return spec.factFindInput === undefined ? 'Returns the record as saved.' : `Returns the lead: id and dealId (the deal's ID), dealStatus${contacts}.`;
 	}

@@ -15,7 +15,6 @@ import { locatorValue } from '../input/values';
 import type { FactFindCollection, FactFindMode, FactFindParameters } from '../operation/operation';
 import { FACT_FIND_MODES } from '../operation/operation';
 import { LOCATORS } from '../operation/locatorTypes';
-import { MAX_PAGE_SIZE } from '../paging/pagination';
 import { apiRequest } from '../requests/transport';
 import { LID } from '../service/factFind';
 import { flatten } from '../service/jsonapi';
@@ -112,22 +111,58 @@ function personOf(contact: IDataObject, people: readonly FactFindPerson[], taken
 }
 
 /**
- * The deal's contacts (`GET /deals/{id}/contacts`, one request), each with the name the fact find
- * gave its person (`entryName`: the entry's name, or its lid in JSON), the fact find's people first
- * in their order. The record, created or found, gets them as `contacts`. The fact find is in Loan
- * CRM by then: when this read fails, the item says so (`contactsError`) rather than failing, so
- * that nobody sends the fact find again.
+ * How far before or after its deal's `created` a contact's `created` may be and still be one the
+ * fact find created: the service creates the people and the deal in one request (the same instant
+ * in the sandbox; seconds apart at most on a slow day). A contact Loan CRM matched is older.
+ */
+export const CREATED_WITH_DEAL_MS = 60_000;
+
+/** `created` when the contact came into being with its deal (its `created` beside the deal's), `matched` when it is older; null when either stamp is missing. */
+function contactOutcome(contact: IDataObject, dealCreated: number): 'created' | 'matched' | null {
+	const created = typeof contact.created === 'string' ? Date.parse(contact.created) : Number.NaN;
+	if (Number.isNaN(created) || Number.isNaN(dealCreated)) return null;
+	return created >= dealCreated - CREATED_WITH_DEAL_MS ? 'created' : 'matched';
+}
+
+/**
+ * The deal with its contacts (`GET /deals/{id}?include=contacts`, one request), each contact with
+ * the name the fact find gave its person (`entryName`: the entry's name, or its lid in JSON) and
+ * whether Loan CRM created it with the deal or matched an existing one (`outcome`, from the two
+ * records' `created` stamps: both the service's clock), the fact find's people first in their order.
+ * The record, created or found, gets them as `contacts`. The fact find is in Loan CRM by then: when
+ * this read fails, the item says so (`contactsError`) rather than failing, so that nobody sends the
+ * fact find again.
  */
 export async function withDealContacts(context: IExecuteFunctions, record: IDataObject, people: readonly FactFindPerson[], itemIndex: number, userId: string | undefined): Promise<IDataObject> {
 	const dealId = record.id;
 	if (typeof dealId !== 'string' && typeof dealId !== 'number') return record;
 	try {
-		const response = await apiRequest.call(context, { method: 'GET', path: `/deals/${String(dealId)}/contacts`, query: { pageSize: MAX_PAGE_SIZE }, itemIndex, userId });
+		const response = await apiRequest.call(context, {
+			method: 'GET',
+			path: `/deals/${String(dealId)}`,
+			// An included relationship is listed in its type's fieldset too (the server drops it otherwise).
+			query: { include: 'contacts', fields: { deals: 'created,contacts', contacts: 'firstName,lastName,email,created' } },
+			itemIndex,
+			userId,
+		});
+		const [deal] = flatten(response.body ?? {});
+		const dealCreated = typeof deal?.created === 'string' ? Date.parse(deal.created) : Number.NaN;
+		const related = Array.isArray(deal?.contacts) ? (deal.contacts as IDataObject[]) : [];
 		const taken = new Set<number>();
-		const contacts = flatten(response.body ?? {}).map((contact) => {
+		const contacts = related.map((contact) => {
 			const index = personOf(contact, people, taken);
 			if (index !== undefined) taken.add(index);
-			return { index: index ?? people.length, contact: { entryName: index === undefined ? null : people[index].name, id: contact.id, firstName: contact.firstName ?? null, lastName: contact.lastName ?? null, email: contact.email ?? null } };
+			return {
+				index: index ?? people.length,
+				contact: {
+					entryName: index === undefined ? null : people[index].name,
+					id: contact.id,
+					outcome: contactOutcome(contact, dealCreated),
+					firstName: contact.firstName ?? null,
+					lastName: contact.lastName ?? null,
+					email: contact.email ?? null,
+				},
+			};
 		});
 		contacts.sort((a, b) => a.index - b.index);
 		return { ...record, contacts: contacts.map((entry) => entry.contact) };
