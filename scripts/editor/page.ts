@@ -179,19 +179,25 @@ export class Editor {
 		return texts.join('\n');
 	}
 
-	/**
-	 * A new workflow with the nodes panel open on `node` (as after "Add first step…", searching its
-	 * name and clicking it): returns the panel's entries, each with the node type it adds.
-	 */
-	async nodesPanelEntries(node: string): Promise<Array<{ name: string; type: string }>> {
+	/** A new workflow, its nodes panel opened with "Add first step…" and `text` typed into its search. */
+	private async typeInNodesPanel(text: string): Promise<void> {
 		const page = this.page;
 		await page.goto(`${this.base}/workflow/new`);
 		await page.waitForSelector('[data-test-id="canvas-add-button"]', { timeout: 30_000 });
 		await this.settle(500);
 		await page.click('[data-test-id="canvas-add-button"]');
 		await page.waitForSelector('[data-test-id="node-creator-search-bar"]', { timeout: 15_000 });
-		await page.keyboard.type(node, { delay: 40 });
-		await page.waitForTimeout(1000);
+		await page.keyboard.type(text, { delay: 40 });
+		await page.waitForTimeout(1200);
+	}
+
+	/**
+	 * A new workflow with the nodes panel open on `node` (as after "Add first step…", searching its
+	 * name and clicking it): returns the panel's entries, each with the node type it adds.
+	 */
+	async nodesPanelEntries(node: string): Promise<Array<{ name: string; type: string }>> {
+		const page = this.page;
+		await this.typeInNodesPanel(node);
 		await page.locator('[data-test-id="node-creator-item-name"]', { hasText: node }).first().click();
 		await page.waitForTimeout(1200);
 		return await page.$$eval('[data-test-id="node-creator"] [data-keyboard-nav-type="action"]', (items: HTMLElement[]) =>
@@ -206,13 +212,7 @@ export class Editor {
 	/** The node names the nodes panel lists for `text` typed after "Add first step…" (nothing picked). */
 	async nodesPanelSearch(text: string): Promise<string[]> {
 		const page = this.page;
-		await page.goto(`${this.base}/workflow/new`);
-		await page.waitForSelector('[data-test-id="canvas-add-button"]', { timeout: 30_000 });
-		await this.settle(500);
-		await page.click('[data-test-id="canvas-add-button"]');
-		await page.waitForSelector('[data-test-id="node-creator-search-bar"]', { timeout: 15_000 });
-		await page.keyboard.type(text, { delay: 40 });
-		await page.waitForTimeout(1200);
+		await this.typeInNodesPanel(text);
 		const names: string[] = await page.$$eval('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]', (items: HTMLElement[]) => items.map((item) => item.innerText.trim()));
 		await page.keyboard.press('Escape');
 		return names;
