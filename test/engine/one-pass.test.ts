@@ -73,8 +73,8 @@ const contactCreate = (parameters: INodeParameters = {}): INodeParameters => ({
 	...parameters,
 });
 
-/** What each item of `contactCreate` reads, in order: If Already Exists, the collection, the fields of their own, Request Options → User ID. */
-const CONTACT_CREATE_READS = ['ifAlreadyExists', 'additionalFields', 'email', 'firstName', 'lastName', 'requestOptions'];
+/** What each item of `contactCreate` reads, in order: If Already Exists, Request Options → User ID (the adviser it acts as), the collection, the fields of their own. */
+const CONTACT_CREATE_READS = ['ifAlreadyExists', 'requestOptions', 'additionalFields', 'email', 'firstName', 'lastName'];
 
 describe('each item is read once', () => {
 	it('Create with If Already Exists at Requests in Parallel 2: every parameter of every item read once, two items of one e-mail in item order', async () => {
@@ -88,7 +88,7 @@ describe('each item is read once', () => {
 			result = await env.run('loanCrmContacts', contactCreate({ requestOptions: { requestsInParallel: 2 } }), { input });
 		});
 		expect(result?.error).toBeUndefined();
-		// What each item reads: If Already Exists, its fields, Request Options → User ID; once each.
+		// What each item reads: If Already Exists, Request Options → User ID, its fields; once each.
 		expect(itemReads(reads)).toEqual(Object.fromEntries([0, 1, 2].flatMap((item) => CONTACT_CREATE_READS.map((name) => [`${name}@${item}`, 1]))));
 		expect(namesByItem(reads, 3)).toEqual([CONTACT_CREATE_READS, CONTACT_CREATE_READS, CONTACT_CREATE_READS]);
 		expect(reads.slice(0, RUN_SETTINGS.length)).toEqual(RUN_SETTINGS);
@@ -141,10 +141,10 @@ describe('each item is read once', () => {
 			expect(result.error).toBeUndefined();
 		});
 		const lists = ['people', 'addresses', 'employments', 'incomes', 'assets', 'liabilities', 'expenses'];
-		// In the order an error names them: If Already Exists, the fact find, the lead's own parts (the
-		// collection read first), the adviser; then Simplify, which shapes the item (node version 1.2: one
-		// shape created or found).
-		const parameters = ['ifAlreadyExists', 'mode', ...lists, 'additionalFields', 'externalReference', 'externalIntegration', 'allocateTo', 'requestOptions', 'simplify'];
+		// In the order an error names them: If Already Exists, the adviser (Allocate To, Request Options →
+		// User ID), the fact find, the lead's own parts (the collection read first); then Simplify, which
+		// shapes the item (node version 1.2: one shape created or found).
+		const parameters = ['ifAlreadyExists', 'allocateTo', 'requestOptions', 'mode', ...lists, 'additionalFields', 'externalReference', 'externalIntegration', 'simplify'];
 		expect(itemReads(reads)).toEqual(Object.fromEntries([0, 1].flatMap((item) => parameters.map((name) => [`${name}@${item}`, 1]))));
 		expect(namesByItem(reads, 2)[0]).toEqual(parameters);
 	});
@@ -171,7 +171,7 @@ describe('an item whose parameters are wrong', () => {
 		expect(searches().sort()).toEqual(['POST', 'POST', 'aroha.ngata@example.com', 'mere.smith@example.com']);
 		// Read up to the bad value, once; not again to send.
 		expect(Object.entries(itemReads(reads)).filter(([, count]) => count !== 1)).toEqual([]);
-		expect(namesByItem(reads, 3)[1]).toEqual(['ifAlreadyExists', 'additionalFields', 'email', 'firstName', 'lastName']);
+		expect(namesByItem(reads, 3)[1]).toEqual(['ifAlreadyExists', 'requestOptions', 'additionalFields', 'email', 'firstName', 'lastName']);
 	});
 
 	it('without Continue On Fail, one item at a time: the run stops with its error and item index; no later item is started', async () => {

@@ -11,9 +11,13 @@
  * - One search per item: the collection filtered by the match, sorted by id, one page of the most the
  *   service sends (100). The same answer says how many match and holds the oldest record in full,
  *   flattened exactly like a created one. Stop With Error needs only ids: a sparse fieldset.
- * - Items whose matches are equal as the service compares them share an ordering key (`searchFor`,
- *   worked out when the item is read, with the search itself); the router runs them in item order, so a later one finds what an earlier one created. Nothing orders
- *   separate executions: between one's search and its create, another can create the same record.
+ * - Items whose matches are equal as the service compares them share an ordering key (match.ts,
+ *   worked out when the item is read); the router runs them in item order, so a later one finds
+ *   what an earlier one created. Nothing orders separate executions: between one's search and its
+ *   create, another can create the same record.
+ *
+ * The item's match is read in its one pass (match.ts); the search is built and sent here when the
+ * item runs.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -21,54 +25,14 @@ import { apiError } from '../../errors/factory';
 import { combineFilters, quoteLiteral } from '../../input/query';
 import { MAX_PAGE_SIZE } from '../../paging/pagination';
 import { apiRequest } from '../../requests/transport';
-import type { Operation, WriteField } from '../../operation/operation';
+import type { Operation } from '../../operation/operation';
 import type { IfExists, MatchLookup } from '../../service/catalogue';
 import { MATCH_COUNT_FIELD, NOT_SEARCHED_FIELD, OUTCOME_FIELD } from '../../service/catalogue';
 import type { QueryParameters } from '../../service/jsonapi';
 import { flatten } from '../../service/jsonapi';
 import { RESOURCE_TYPES } from '../../service/schema';
-import type { ActionContext, WriteValues } from './common';
-
-/** One match field and the value the item's create would send for it. */
-export interface MatchTerm {
-	field: WriteField;
-	/** Attribute text (trimmed) or the related record's id. */
-	value: string;
-}
-
-/**
- * The item's match, from the values its create will send. Matched text is trimmed in `values`
- * itself (the record created holds what was searched for); text that is empty once trimmed is
- * left out, like an empty field. Undefined when a match value is missing (a contact without an
- * e-mail): the item is then created without a search.
- */
-function takeMatch(operation: Operation, values: WriteValues): MatchTerm[] | undefined {
-	const terms: MatchTerm[] = [];
-	let complete = true;
-	for (const field of operation.ifAlreadyExists?.fields ?? []) {
-		if (field.kind === 'attribute') {
-			const value = values.attributes[field.name];
-			if (typeof value === 'string') {
-				const trimmed = value.trim();
-				if (trimmed === '') delete values.attributes[field.name];
-				else values.attributes[field.name] = trimmed;
-			}
-			const sent = values.attributes[field.name];
-			if (sent === undefined || sent === null) complete = false;
-			else terms.push({ field, value: String(sent) });
-			continue;
-		}
-		const related = values.relationships[field.name];
-		if (related === undefined || related === null || Array.isArray(related)) complete = false;
-		else terms.push({ field, value: related.id });
-	}
-	return complete ? terms : undefined;
-}
-
-/** Equal for two items whose matches the service finds each other by: text with case folded, ids as they are. */
-function matchKey(terms: readonly MatchTerm[]): string {
-	return JSON.stringify(terms.map((term) => (term.field.kind === 'attribute' ? term.value.toLowerCase() : term.value)));
-}
+import type { ActionContext } from './common';
+import type { ItemMatch, MatchTerm } from './match';
 
 /** The filter the service finds the matching records by (through `lookup`, the fields it names). */
 function matchFilter(terms: readonly MatchTerm[], lookup?: MatchLookup): string | undefined {
@@ -76,33 +40,20 @@ function matchFilter(terms: readonly MatchTerm[], lookup?: MatchLookup): string 
 	return combineFilters(terms.map((term) => `equals(${filterPath(term)},${quoteLiteral(term.value)})`));
 }
 
-/** The search before a create, worked out when the item is read: what the router orders it by and what is sent. */
-export interface Search {
-	/** Equal for two creates that would find each other's record: the router runs them in item order. */
-	orderingKey: string;
-	path: string;
-	query: QueryParameters;
-}
-
 /**
- * The item's search, from the values its create will send (their matched text trimmed, see
- * `takeMatch`): the collection filtered by its match, sorted by id, one page of the most the service
- * sends. Stop With Error reads only the ids: each record as its matched attributes. Undefined when
- * the item does not look first (Create Another) or lacks a match value: it is created without one.
+ * The item's search, from its match (match.ts): the collection filtered by it, sorted by id, one page
+ * of the most the service sends. Stop With Error reads only the ids: each record as its matched
+ * attributes. Through a lookup (a lead: the deal external reference, its deal included) the search
+ * is another collection's.
  */
-export function searchFor(operation: Operation, values: WriteValues, ifExists: IfExists): Search | undefined {
-	if (ifExists === 'createAnother' || operation.ifAlreadyExists === undefined) return undefined;
-	const terms = takeMatch(operation, values);
-	if (terms === undefined) return undefined;
-	const attributes = terms.filter((term) => term.field.kind === 'attribute').map((term) => term.field.name);
-	// Through a lookup (a lead: the deal external reference, its deal included) the search is another collection's.
+function searchOf(operation: Operation, match: ItemMatch, ifExists: IfExists): { path: string; query: QueryParameters } {
+	const attributes = match.terms.filter((term) => term.field.kind === 'attribute').map((term) => term.field.name);
 	const lookup = operation.matchLookup;
 	const idsOnly = ifExists === 'stopWithError' && attributes.length > 0 && lookup === undefined;
 	return {
-		orderingKey: `match ${operation.path} ${matchKey(terms)}`,
 		path: lookup?.path ?? operation.path,
 		query: {
-			filter: matchFilter(terms, lookup),
+			filter: matchFilter(match.terms, lookup),
 			sort: 'id',
 			fields: idsOnly ? { [operation.type]: attributes.join(',') } : undefined,
 			include: lookup?.record,
@@ -119,12 +70,13 @@ export function searchFor(operation: Operation, values: WriteValues, ifExists: I
 export async function lookFirst(
 	this: ActionContext,
 	operation: Operation,
-	search: Search,
+	match: ItemMatch,
 	ifExists: IfExists,
 	itemIndex: number,
 	userId: string | undefined,
 ): Promise<IDataObject | undefined> {
 	const lookup = operation.matchLookup;
+	const search = searchOf(operation, match, ifExists);
 	const response = await apiRequest.call(this, { method: 'GET', path: search.path, query: search.query, itemIndex, userId });
 	const matches = flatten(response.body ?? {});
 	if (matches.length === 0) return undefined;
@@ -157,16 +109,6 @@ function lookedUpRecord(match: IDataObject, lookup: MatchLookup): IDataObject | 
 /** A record created by a create that looked first (nothing matched), marked for an IF node. */
 export function createdOutcome(record: IDataObject): IDataObject {
 	return withOutcome(record, 'created', 0);
-}
-
-/**
- * The match fields an item left empty (after `searchFor` trimmed them), so it could not look first:
- * "External Reference", "Email". Empty when it has every one.
- */
-export function missingMatch(operation: Operation, values: WriteValues): string[] {
-	return (operation.ifAlreadyExists?.fields ?? [])
-		.filter((field) => (field.kind === 'attribute' ? values.attributes[field.name] : values.relationships[field.name]) == null)
-		.map((field) => field.label);
 }
 
 /**

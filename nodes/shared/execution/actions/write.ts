@@ -1,7 +1,8 @@
 /**
  * Create and update: the request document is built from the operation's fields, each value checked
  * as its resolved field says (operation/operation.ts) when the item is read, before anything is
- * sent. A create with If Already Exists looks for the record first (matchExisting.ts).
+ * sent. A create with If Already Exists reads its match with the item (match.ts) and looks for the
+ * record first when it runs (matchExisting.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -22,8 +23,9 @@ import { lookUpNamedTypes, readFactFind, withDealContacts } from '../factFind';
 import { lookUp } from '../lookups';
 import type { ActionContext, ActionResult, PreparedItem, WriteValues } from './common';
 import { resolvePath } from './common';
-import type { Search } from './matchExisting';
-import { createdOutcome, lookFirst, missingMatch, notSearchedOutcome, searchFor } from './matchExisting';
+import type { ItemMatch } from './match';
+import { matchOf, missingMatch } from './match';
+import { createdOutcome, lookFirst, notSearchedOutcome } from './matchExisting';
 import { readableRecord } from '../../service/summary';
 
 /** Nothing given: no value, an empty one, or a resource locator with nothing chosen. */
@@ -50,8 +52,8 @@ interface WriteInput {
 	/** Fields picked with a locator: their values are known when the picked records are (`sendPicks`). */
 	picks: Pick[];
 	ifExists: IfExists;
-	/** The search before the create, when the item looks first and has every match value. */
-	search?: Search;
+	/** What the create looks for first, when the item looks first and has every match value. */
+	match?: ItemMatch;
 	/** The adviser the item's requests act as (Allocate To, Request Options → User ID, the credential's). */
 	adviser: ActingAdviser;
 	/** Fact Find → Create: the fact find, checked (its lists are in `values` already). */
@@ -60,7 +62,8 @@ interface WriteInput {
 
 /**
  * Every parameter of the item's write, in the order an error would name them: the IDs, If Already
- * Exists, then each field (required ones must be given; the collection's only when added).
+ * Exists, the adviser (Allocate To, Request Options → User ID), a fact find's lists, then each field
+ * (required ones must be given; the collection's only when added).
  */
 function readWrite(context: ActionContext, operation: Operation, itemIndex: number): WriteInput {
 	const node = context.getNode();
@@ -75,6 +78,9 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
 		}
 		ifExists = text as IfExists;
 	}
+	// The adviser the item acts as (Allocate To, Request Options → User ID), before the fields: its
+	// pick is read like theirs, and this way the reading goes once through the input checks.
+	const adviser = readActingAdviser(context, itemIndex, operation.allocation);
 	const values: WriteValues = { attributes: {}, relationships: {} };
 	// A fact find's lists first, as the editor shows them: every entry checked before any field.
 	const factFind = operation.factFindInput === undefined ? undefined : readFactFind(context, operation.factFindInput, itemIndex);
@@ -112,9 +118,8 @@ function readWrite(context: ActionContext, operation: Operation, itemIndex: numb
 			values.relationships[field.name] = Array.isArray(checked) ? checked.map((id: string) => ({ type: target, id })) : ({ type: target, id: checked as string } as RelationshipValue);
 		}
 	}
-	const adviser = readActingAdviser(context, itemIndex, operation.allocation);
-	const search = operation.ifAlreadyExists === undefined ? undefined : searchFor(operation, values, ifExists);
-	return { path, recordKey, ids, values, picks, ifExists, adviser, ...(search === undefined ? {} : { search }), ...(factFind === undefined ? {} : { factFind }) };
+	const match = operation.ifAlreadyExists === undefined ? undefined : matchOf(operation, values, ifExists);
+	return { path, recordKey, ids, values, picks, ifExists, adviser, ...(match === undefined ? {} : { match }), ...(factFind === undefined ? {} : { factFind }) };
 }
 
 /**
@@ -145,7 +150,7 @@ async function sendPicks(context: ActionContext, picks: readonly Pick[], values:
  */
 export function prepare(context: ActionContext, operation: Operation, itemIndex: number): PreparedItem {
 	const node = context.getNode();
-	const { path, recordKey, ids, values, picks, ifExists, search, adviser, factFind } = readWrite(context, operation, itemIndex);
+	const { path, recordKey, ids, values, picks, ifExists, match, adviser, factFind } = readWrite(context, operation, itemIndex);
 	const fieldCount = Object.keys(values.attributes).length + Object.keys(values.relationships).length + picks.length;
 	if (fieldCount === 0 && operation.collection !== undefined) {
 		const own = operation.features.plainWords ? operation.fields.filter((field) => field.featured).map((field) => field.label) : [];
@@ -155,9 +160,9 @@ export function prepare(context: ActionContext, operation: Operation, itemIndex:
 	const id = operation.shape === 'update' ? Object.values(ids).pop() : undefined;
 	const shape = createShape(context, operation, values, itemIndex);
 	// Asked to look first, but a match field is empty: created without a search, and (from 1.2) said so.
-	const missing = operation.ifAlreadyExists !== undefined && ifExists !== 'createAnother' && search === undefined ? missingMatch(operation, values) : [];
+	const missing = operation.ifAlreadyExists !== undefined && ifExists !== 'createAnother' && match === undefined ? missingMatch(operation, values) : [];
 	return {
-		orderingKey: operation.shape === 'update' ? recordKey : search?.orderingKey,
+		orderingKey: operation.shape === 'update' ? recordKey : match?.orderingKey,
 		run: async () => {
 			// The item's adviser first: its search and its write act as it (a lead: Allocate To).
 			const userId = await adviser.userId();
@@ -165,8 +170,8 @@ export function prepare(context: ActionContext, operation: Operation, itemIndex:
 			// (after the item's shape: they are the fact find's, not a field of the record).
 			const finish = async (records: ActionResult): Promise<ActionResult> =>
 				factFind === undefined ? records : await Promise.all(records.map(async (record) => await withDealContacts(context, record, factFind.people, itemIndex, userId)));
-			if (search !== undefined) {
-				const existing = await lookFirst.call(context, operation, search, ifExists, itemIndex, userId);
+			if (match !== undefined) {
+				const existing = await lookFirst.call(context, operation, match, ifExists, itemIndex, userId);
 				if (existing !== undefined) return await finish([shape(existing)]);
 			}
 			const sent = await sendPicks(context, picks, values, itemIndex, adviser);
